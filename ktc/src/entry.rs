@@ -1,0 +1,83 @@
+//! The stored entry: one immutable JSON file per sweep result.
+
+use crate::decision::{Axis, DecisionTable, Region};
+use crate::provenance::Provenance;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The entry format's schema number. An entry with another number is skipped, never
+/// misread; fields added later carry `#[serde(default)]` so the number rarely moves.
+pub const SCHEMA: u32 = 1;
+
+/// One tuning result for (fingerprint, kernel, code_version).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The format's schema number ([`SCHEMA`]).
+    pub schema: u32,
+    /// The kernel's name.
+    pub kernel: String,
+    /// The hardware fingerprint the entry was measured on.
+    pub fingerprint: String,
+    /// `provenance.code_version()` at the time of writing.
+    pub code_version: String,
+    /// What the tuning depends on.
+    pub provenance: Provenance,
+    /// Creation time, RFC 3339 UTC with microseconds (`2026-11-30T03:25:16.123456Z`).
+    pub created: String,
+    /// The axes of the decision table.
+    pub axes: Vec<Axis>,
+    /// The regions of the decision table, first match wins.
+    pub regions: Vec<Region>,
+    /// The sweep's raw measurements, when the entry came from a sweep.
+    #[serde(default)]
+    pub measurements: Vec<Measurement>,
+    /// Variants excluded by the sweep, with the reason.
+    #[serde(default)]
+    pub excluded: Vec<Exclusion>,
+    /// Relative noise seen during the sweep (spread / median, the largest over winners).
+    #[serde(default)]
+    pub noise: Option<f64>,
+    /// The command that reproduces the sweep.
+    #[serde(default)]
+    pub reproduce: Option<String>,
+}
+
+impl Entry {
+    /// The decision table (axes and regions).
+    pub fn table(&self) -> DecisionTable {
+        DecisionTable { axes: self.axes.clone(), regions: self.regions.clone() }
+    }
+}
+
+/// One timed (grid point, variant, block size) of a sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Measurement {
+    /// The grid point, by axis name. Categorical values are stored as strings.
+    pub point: BTreeMap<String, serde_json::Value>,
+    /// The variant.
+    pub variant: String,
+    /// The block size, for variants that take one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_size: Option<usize>,
+    /// Median run time in nanoseconds.
+    pub median_ns: f64,
+    /// Spread of the run times in nanoseconds (median absolute deviation).
+    pub spread_ns: f64,
+    /// How many timed runs the median is over.
+    pub runs: u32,
+}
+
+/// A variant a sweep did not consider, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exclusion {
+    /// The variant.
+    pub variant: String,
+    /// The block size, where the exclusion is for one block size only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_size: Option<usize>,
+    /// The grid point, where the exclusion is for one point only.
+    #[serde(default)]
+    pub point: Option<BTreeMap<String, serde_json::Value>>,
+    /// Why: failed verification (with the first difference), capability missing, ...
+    pub reason: String,
+}

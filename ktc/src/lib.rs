@@ -1,0 +1,65 @@
+//! # ktc — a kernel tuning cache
+//!
+//! A crate that ships several variants of one hot kernel (CPU serial, CPU parallel,
+//! CUDA shared-memory, CUDA global-atomic, each with block sizes) needs the fastest one
+//! for the live hardware and problem size. ktc measures the variants, stores the
+//! decision per hardware fingerprint and code version as immutable JSON files, and looks
+//! it up at run time.
+//!
+//! This crate is the runtime: [`hw_fingerprint`], [`Provenance`] and its
+//! [`code_version`](Provenance::code_version), [`DecisionTable`]s, the immutable
+//! [`KernelTuningCache`] store, residency ([`location`]) and the tuner registry
+//! ([`TUNERS`], [`discover_tuners`]).
+//!
+//! ```no_run
+//! use ktc::{AxisValue, KernelTuningCache, Region};
+//!
+//! let cache = KernelTuningCache::load_or_create()?;
+//! let regions = vec![
+//!     Region::new("shared").block_size(256).at_most("n_samples", 200_000.0).at_most("joint_size", 25.0),
+//!     Region::new("global").block_size(512),
+//! ];
+//! cache.update("joint_hist_batched", &["n_samples", "joint_size"], regions)?;
+//! let found = cache.lookup(
+//!     "joint_hist_batched",
+//!     &[("n_samples", AxisValue::from(1_000_000)), ("joint_size", AxisValue::from(100))],
+//! );
+//! println!("{:?}", found.decision());
+//! # Ok::<(), ktc::Error>(())
+//! ```
+
+// Lets `::ktc::...` paths (as generated code writes them) resolve inside this crate too.
+extern crate self as ktc;
+
+mod cuda;
+mod decision;
+mod entry;
+mod error;
+mod fingerprint;
+mod provenance;
+mod registry;
+mod residency;
+mod store;
+pub mod sweep;
+mod warn;
+
+pub use cuda::{Capability, capability_available};
+pub use decision::{
+    Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, InvalidTable,
+    KernelSchema, Region, compact_regions,
+};
+pub use entry::{Entry, Exclusion, Measurement, SCHEMA};
+pub use error::Error;
+pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
+pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance};
+pub use registry::{TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
+pub use residency::{Locate, Location, location};
+pub use store::{KernelTuningCache, Lookup, LookupStatus, Skipped};
+pub use warn::warn_once;
+
+/// What generated code needs from ktc, under absolute paths. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use linkme;
+    pub use std::sync::OnceLock;
+}

@@ -1,0 +1,1 @@
+//! Workspace root package: owns examples/ and tests/.
