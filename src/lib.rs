@@ -1,1 +1,4 @@
-//! Workspace root package: owns examples/ and tests/.
+//! The workspace's root package: it owns `examples/`, `tests/` and `benches/`, and the
+//! small demonstration kernels they share. Never published.
+
+pub mod demo;

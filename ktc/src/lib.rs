@@ -33,6 +33,7 @@ extern crate self as ktc;
 
 mod cuda;
 mod decision;
+mod dispatch;
 mod entry;
 mod error;
 mod fingerprint;
@@ -43,18 +44,22 @@ mod store;
 pub mod sweep;
 mod warn;
 
-pub use cuda::{Capability, capability_available};
+pub use cuda::{Capability, UnknownCapability, capability_available};
 pub use decision::{
-    Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, InvalidTable,
-    KernelSchema, Region, compact_regions,
+    Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, GridValues, InvalidTable,
+    KernelSchema, Region, Winner, compact_regions, grid_regions,
 };
+pub use dispatch::{Choice, ChoiceSource, Dispatch};
 pub use entry::{Entry, Exclusion, Measurement, SCHEMA};
 pub use error::Error;
 pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
+/// Turns a module of kernel variants into a tuned kernel (see the `ktc-macros` crate).
+#[doc(inline)]
+pub use ktc_macros::tunable;
 pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance};
-pub use registry::{TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
+pub use registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
 pub use residency::{Locate, Location, location};
-pub use store::{KernelTuningCache, Lookup, LookupStatus, Skipped};
+pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};
 pub use warn::warn_once;
 
 /// What generated code needs from ktc, under absolute paths. Not a public API.

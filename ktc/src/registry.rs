@@ -13,6 +13,27 @@ pub struct TunerAxis {
     pub name: &'static str,
     /// Numeric or categorical.
     pub kind: AxisKind,
+    /// The values the sweep measures on this axis, in order.
+    pub grid: &'static [SweepValue],
+}
+
+/// One value of a sweep grid: an integer problem size or a categorical label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SweepValue {
+    /// A numeric axis value.
+    Num(u64),
+    /// A categorical axis value (`host`, `device`, ...).
+    Label(&'static str),
+}
+
+impl SweepValue {
+    /// The value as a query value.
+    pub fn axis_value(self) -> crate::AxisValue<'static> {
+        match self {
+            SweepValue::Num(v) => crate::AxisValue::Num(v as f64),
+            SweepValue::Label(l) => crate::AxisValue::Cat(l),
+        }
+    }
 }
 
 /// One variant of a registered kernel.
@@ -26,6 +47,9 @@ pub struct TunerVariant {
     pub requires: &'static [Capability],
     /// Whether this is the reference variant others are verified against.
     pub reference: bool,
+    /// Whether this is the declared fallback (`#[variant(default)]`); without one the
+    /// reference is the fallback.
+    pub default: bool,
 }
 
 /// A registered kernel: a const-constructible descriptor and its sweep entry point.
@@ -46,6 +70,26 @@ pub struct Tuner {
 }
 
 impl Tuner {
+    /// The index of the reference variant.
+    pub fn reference_index(&self) -> usize {
+        self.variants.iter().position(|v| v.reference).unwrap_or(0)
+    }
+
+    /// The index of the variant dispatch falls back to: the declared default when its
+    /// capabilities are present, else the reference.
+    pub fn fallback_index(&self) -> usize {
+        self.variants
+            .iter()
+            .position(|v| v.default && v.requires.iter().all(|c| crate::capability_available(*c).is_ok()))
+            .unwrap_or_else(|| self.reference_index())
+    }
+
+    /// Why variant `index` cannot run here, or `None` when it can.
+    pub fn unavailable_reason(&self, index: usize) -> Option<String> {
+        let variant = self.variants.get(index)?;
+        variant.requires.iter().find_map(|c| crate::capability_available(*c).err())
+    }
+
     /// The schema a stored table for this kernel is validated against.
     pub fn schema(&self) -> KernelSchema {
         KernelSchema {

@@ -24,7 +24,8 @@ pub fn warn_once(message: impl Into<String>) -> bool {
     };
     if first {
         log::warn!(target: "ktc", "{message}");
-        if log::max_level() < log::LevelFilter::Warn && std::env::var_os("KTC_QUIET").is_none_or(|v| v != "1") {
+        if log::max_level() < log::LevelFilter::Warn && std::env::var_os("KTC_QUIET").is_none_or(|v| v != "1")
+        {
             eprintln!("ktc warning: {message}");
         }
     }

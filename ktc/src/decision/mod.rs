@@ -7,9 +7,10 @@
 
 mod compact;
 mod compiled;
+mod display;
 mod validate;
 
-pub use compact::compact_regions;
+pub use compact::{GridValues, Winner, compact_regions, grid_regions};
 pub use compiled::CompiledTable;
 pub use validate::{InvalidTable, KernelSchema};
 

@@ -72,7 +72,9 @@ pub enum InvalidTable {
     },
     /// A region's block size is zero, missing, present for a variant without block
     /// sizes, or outside the variant's allowed set.
-    #[error("region {region}: block size {block_size:?} is not allowed for `{variant}` (allowed: {allowed:?})")]
+    #[error(
+        "region {region}: block size {block_size:?} is not allowed for `{variant}` (allowed: {allowed:?})"
+    )]
     BadBlockSize {
         /// Region index.
         region: usize,
@@ -122,19 +124,28 @@ impl DecisionTable {
 
     fn check_conditions(&self, region_index: usize, region: &super::Region) -> Result<(), InvalidTable> {
         for (name, cond) in &region.when {
-            let axis = self.axes.iter().find(|a| &a.name == name).ok_or_else(|| InvalidTable::UnknownAxis {
-                region: region_index,
-                axis: name.clone(),
-            })?;
+            let axis = self
+                .axes
+                .iter()
+                .find(|a| &a.name == name)
+                .ok_or_else(|| InvalidTable::UnknownAxis { region: region_index, axis: name.clone() })?;
             match (cond, axis.kind) {
                 (Condition::Le(bound), AxisKind::Numeric) => {
                     if !bound.is_finite() || *bound < 0.0 {
-                        return Err(InvalidTable::BadBound { region: region_index, axis: name.clone(), bound: *bound });
+                        return Err(InvalidTable::BadBound {
+                            region: region_index,
+                            axis: name.clone(),
+                            bound: *bound,
+                        });
                     }
                 }
                 (Condition::Eq(_), AxisKind::Categorical) => {}
                 _ => {
-                    return Err(InvalidTable::KindMismatch { region: region_index, axis: name.clone(), kind: axis.kind });
+                    return Err(InvalidTable::KindMismatch {
+                        region: region_index,
+                        axis: name.clone(),
+                        kind: axis.kind,
+                    });
                 }
             }
         }
@@ -142,7 +153,11 @@ impl DecisionTable {
     }
 }
 
-fn check_decision(i: usize, region: &super::Region, schema: Option<&KernelSchema>) -> Result<(), InvalidTable> {
+fn check_decision(
+    i: usize,
+    region: &super::Region,
+    schema: Option<&KernelSchema>,
+) -> Result<(), InvalidTable> {
     if region.variant.is_empty() {
         return Err(InvalidTable::EmptyVariant(i));
     }
@@ -158,9 +173,11 @@ fn check_decision(i: usize, region: &super::Region, schema: Option<&KernelSchema
             _ => Ok(()),
         };
     };
-    let (_, allowed) = schema.variants.iter().find(|(name, _)| *name == region.variant).ok_or_else(|| {
-        InvalidTable::UnknownVariant { region: i, variant: region.variant.clone() }
-    })?;
+    let (_, allowed) = schema
+        .variants
+        .iter()
+        .find(|(name, _)| *name == region.variant)
+        .ok_or_else(|| InvalidTable::UnknownVariant { region: i, variant: region.variant.clone() })?;
     let ok = match region.block_size {
         None => allowed.is_empty(),
         Some(b) => allowed.contains(&b),

@@ -1,0 +1,71 @@
+//! The tuner descriptor, registered in `ktc::TUNERS` so any binary that names the
+//! kernel's crate can list and re-tune it.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Gen, usize_lit};
+use crate::check::CAPABILITIES;
+use crate::model::{GridValue, Variant};
+
+pub(super) fn tuner(g: &Gen) -> TokenStream {
+    let krate = g.krate;
+    let name = &g.k.name;
+    let hash = &g.k.source_hash;
+    let axes = g.k.axes.iter().map(|a| {
+        let grid = g.k.grids.iter().find(|grid| grid.name == a.name).expect("checked");
+        let numeric = grid.values.first().is_some_and(GridValue::is_num);
+        let kind = if numeric { quote!(Numeric) } else { quote!(Categorical) };
+        let values = grid.values.iter().map(|v| match v {
+            GridValue::Num(n, _) => {
+                let n = proc_macro2::Literal::u64_unsuffixed(*n);
+                quote!(#krate::SweepValue::Num(#n))
+            }
+            GridValue::Label(l, _) => quote!(#krate::SweepValue::Label(#l)),
+            GridValue::Invalid(_) => unreachable!("checked"),
+        });
+        let axis = a.name.to_string();
+        quote!(#krate::TunerAxis { name: #axis, kind: #krate::AxisKind::#kind, grid: &[#(#values),*] })
+    });
+    let variants = g.k.variants.iter().map(|v| variant(g, v));
+    quote! {
+        /// This kernel's registration in the tuner registry.
+        #[doc(hidden)]
+        #[#krate::__private::linkme::distributed_slice(#krate::TUNERS)]
+        #[linkme(crate = #krate::__private::linkme)]
+        pub static __KTC_TUNER: #krate::Tuner = #krate::Tuner {
+            name: #name,
+            module_path: ::core::module_path!(),
+            identity: #krate::KernelIdentity {
+                crate_name: ::core::env!("CARGO_PKG_NAME"),
+                crate_version: ::core::env!("CARGO_PKG_VERSION"),
+                source_hash: #hash,
+            },
+            axes: &[#(#axes),*],
+            variants: &[#(#variants),*],
+            sweep: __ktc_sweep,
+        };
+    }
+}
+
+fn variant(g: &Gen, v: &Variant) -> TokenStream {
+    let krate = g.krate;
+    let name = v.ident().to_string();
+    let sizes = v.block_sizes().into_iter().map(usize_lit);
+    let requires = v.args.requires.iter().map(|cap| {
+        let (_, variant) = CAPABILITIES.iter().find(|(n, _)| cap == n).expect("checked");
+        let variant = syn::Ident::new(variant, cap.span());
+        quote!(#krate::Capability::#variant)
+    });
+    let reference = v.args.reference.is_some();
+    let default = v.args.default.is_some();
+    quote! {
+        #krate::TunerVariant {
+            name: #name,
+            block_sizes: &[#(#sizes),*],
+            requires: &[#(#requires),*],
+            reference: #reference,
+            default: #default,
+        }
+    }
+}

@@ -1,0 +1,267 @@
+pub mod histogram {
+    use super::*;
+    pub fn inputs(n: usize, k: usize) -> (Vec<u32>, usize, Vec<u64>) {
+        ((0..n as u32).map(|i| i % k as u32).collect(), k, vec![0; k])
+    }
+    pub fn serial(data: &[u32], bins: usize, out: &mut [u64]) {
+        for &d in data {
+            out[d as usize % bins] += 1;
+        }
+    }
+    pub fn parallel(data: &[u32], bins: usize, out: &mut [u64], block_size: usize) {
+        for chunk in data.chunks(block_size) {
+            serial(chunk, bins, out);
+        }
+    }
+    pub fn gpu(data: &[u32], bins: usize, out: &mut [u64], block_size: usize) {
+        parallel(data, bins, out, block_size)
+    }
+    /// The variants of this kernel, in declaration order.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Variant {
+        ///The `serial` variant.
+        Serial,
+        ///The `parallel` variant.
+        Parallel,
+        ///The `gpu` variant.
+        Gpu,
+    }
+    impl Variant {
+        /// Every variant, in declaration order.
+        pub const ALL: [Variant; 3] = [Variant::Serial, Variant::Parallel, Variant::Gpu];
+        /// The variant's name: its function's name.
+        pub const fn name(self) -> &'static str {
+            match self {
+                Variant::Serial => "serial",
+                Variant::Parallel => "parallel",
+                Variant::Gpu => "gpu",
+            }
+        }
+        /// The block sizes the sweep measures the variant with; empty when it takes none.
+        pub const fn block_sizes(self) -> &'static [usize] {
+            match self {
+                Variant::Serial => &[],
+                Variant::Parallel => &[4096, 65536],
+                Variant::Gpu => &[128, 256],
+            }
+        }
+    }
+    #[automatically_derived]
+    impl ::core::str::FromStr for Variant {
+        type Err = ::std::string::String;
+        fn from_str(s: &str) -> ::core::result::Result<Self, Self::Err> {
+            match s {
+                "serial" => ::core::result::Result::Ok(Variant::Serial),
+                "parallel" => ::core::result::Result::Ok(Variant::Parallel),
+                "gpu" => ::core::result::Result::Ok(Variant::Gpu),
+                _ => {
+                    ::core::result::Result::Err(
+                        ::std::format!(
+                            "unknown variant `{}` of kernel `histogram`; expected one of `serial`, `parallel`, `gpu`",
+                            s
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    #[automatically_derived]
+    impl ::core::fmt::Display for Variant {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(self.name())
+        }
+    }
+    static __KTC_DISPATCH: ::ktc::__private::OnceLock<::ktc::Dispatch> = ::ktc::__private::OnceLock::new();
+    /// The decision table this kernel dispatches with, loaded on first use.
+    #[doc(hidden)]
+    #[inline]
+    pub fn __ktc_dispatch() -> &'static ::ktc::Dispatch {
+        __KTC_DISPATCH.get_or_init(|| ::ktc::Dispatch::load(&__KTC_TUNER))
+    }
+    /// Runs the variant (and block size) measured fastest on this host for these
+    /// arguments; without a usable stored tuning, the fallback variant.
+    #[inline]
+    pub fn call(data: &[u32], bins: usize, out: &mut [u64]) {
+        let (__ktc_v, __ktc_b) = __ktc_dispatch()
+            .choose(&[::ktc::AxisValue::from(data.len()), ::ktc::AxisValue::from(bins)]);
+        match __ktc_v {
+            1 => parallel(data, bins, out, __ktc_b),
+            2 => gpu(data, bins, out, __ktc_b),
+            _ => serial(data, bins, out),
+        }
+    }
+    /// Runs `variant`, bypassing the tuning. `block_size: None` takes the variant's
+    /// first declared block size; variants without block sizes ignore it.
+    pub fn call_with(
+        variant: Variant,
+        block_size: ::core::option::Option<usize>,
+        data: &[u32],
+        bins: usize,
+        out: &mut [u64],
+    ) {
+        match variant {
+            Variant::Serial => serial(data, bins, out),
+            Variant::Parallel => parallel(data, bins, out, block_size.unwrap_or(4096)),
+            Variant::Gpu => gpu(data, bins, out, block_size.unwrap_or(128)),
+        }
+    }
+    /// Which variant and block size [`call`] takes for these arguments, and why.
+    #[allow(unused_variables)]
+    pub fn explain(data: &[u32], bins: usize, out: &mut [u64]) -> ::ktc::Choice {
+        __ktc_dispatch()
+            .explain(&[::ktc::AxisValue::from(data.len()), ::ktc::AxisValue::from(bins)])
+    }
+    /// This kernel's registration in the tuner registry.
+    #[doc(hidden)]
+    #[::ktc::__private::linkme::distributed_slice(::ktc::TUNERS)]
+    #[linkme(crate = ::ktc::__private::linkme)]
+    pub static __KTC_TUNER: ::ktc::Tuner = ::ktc::Tuner {
+        name: "histogram",
+        module_path: ::core::module_path!(),
+        identity: ::ktc::KernelIdentity {
+            crate_name: ::core::env!("CARGO_PKG_NAME"),
+            crate_version: ::core::env!("CARGO_PKG_VERSION"),
+            source_hash: "16a325120b598e36",
+        },
+        axes: &[
+            ::ktc::TunerAxis {
+                name: "n",
+                kind: ::ktc::AxisKind::Numeric,
+                grid: &[::ktc::SweepValue::Num(1000), ::ktc::SweepValue::Num(100000)],
+            },
+            ::ktc::TunerAxis {
+                name: "k",
+                kind: ::ktc::AxisKind::Numeric,
+                grid: &[::ktc::SweepValue::Num(4), ::ktc::SweepValue::Num(64)],
+            },
+        ],
+        variants: &[
+            ::ktc::TunerVariant {
+                name: "serial",
+                block_sizes: &[],
+                requires: &[],
+                reference: true,
+                default: false,
+            },
+            ::ktc::TunerVariant {
+                name: "parallel",
+                block_sizes: &[4096, 65536],
+                requires: &[],
+                reference: false,
+                default: false,
+            },
+            ::ktc::TunerVariant {
+                name: "gpu",
+                block_sizes: &[128, 256],
+                requires: &[::ktc::Capability::Cuda],
+                reference: false,
+                default: true,
+            },
+        ],
+        sweep: __ktc_sweep,
+    };
+    /// Builds, runs and checks this kernel's variants for the sweep.
+    #[doc(hidden)]
+    struct __KtcHarness;
+    #[automatically_derived]
+    impl ::ktc::sweep::Harness for __KtcHarness {
+        type Inputs = (Vec<u32>, usize, Vec<u64>);
+        type Ret = ();
+        type Output = (Vec<u64>, ());
+        fn build(
+            &self,
+            __ktc_point: &[::ktc::SweepValue],
+        ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
+            if __ktc_point.len() != 2 {
+                return ::core::result::Result::Err(
+                    ::std::format!(
+                        "expected {} axis values, got {}", 2, __ktc_point.len()
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(
+                inputs(
+                    <usize as ::ktc::sweep::FromSweepValue>::from_sweep_value(
+                            __ktc_point[0],
+                        )
+                        .map_err(|e| ::std::format!("axis `{}`: {}", "n", e))?,
+                    <usize as ::ktc::sweep::FromSweepValue>::from_sweep_value(
+                            __ktc_point[1],
+                        )
+                        .map_err(|e| ::std::format!("axis `{}`: {}", "k", e))?,
+                ),
+            )
+        }
+        fn run(
+            &self,
+            __ktc_variant: usize,
+            __ktc_block: ::core::option::Option<usize>,
+            __ktc_inputs: &mut Self::Inputs,
+        ) -> Self::Ret {
+            match __ktc_variant {
+                1 => {
+                    parallel(
+                        ::core::borrow::Borrow::<[u32]>::borrow(&__ktc_inputs.0),
+                        ::core::clone::Clone::clone(&__ktc_inputs.1),
+                        ::core::borrow::BorrowMut::<
+                            [u64],
+                        >::borrow_mut(&mut __ktc_inputs.2),
+                        __ktc_block.unwrap_or(4096),
+                    )
+                }
+                2 => {
+                    gpu(
+                        ::core::borrow::Borrow::<[u32]>::borrow(&__ktc_inputs.0),
+                        ::core::clone::Clone::clone(&__ktc_inputs.1),
+                        ::core::borrow::BorrowMut::<
+                            [u64],
+                        >::borrow_mut(&mut __ktc_inputs.2),
+                        __ktc_block.unwrap_or(128),
+                    )
+                }
+                _ => {
+                    serial(
+                        ::core::borrow::Borrow::<[u32]>::borrow(&__ktc_inputs.0),
+                        ::core::clone::Clone::clone(&__ktc_inputs.1),
+                        ::core::borrow::BorrowMut::<
+                            [u64],
+                        >::borrow_mut(&mut __ktc_inputs.2),
+                    )
+                }
+            }
+        }
+        fn output(
+            &self,
+            __ktc_inputs: Self::Inputs,
+            __ktc_ret: Self::Ret,
+        ) -> Self::Output {
+            (__ktc_inputs.2, __ktc_ret)
+        }
+        fn verify(
+            &self,
+            __ktc_reference: &Self::Output,
+            __ktc_candidate: &Self::Output,
+        ) -> ::core::result::Result<(), ::std::string::String> {
+            if __ktc_reference == __ktc_candidate {
+                ::core::result::Result::Ok(())
+            } else {
+                ::core::result::Result::Err(
+                    ::std::string::String::from("outputs differ from the reference"),
+                )
+            }
+        }
+    }
+    /// Sweeps this kernel and writes a tuning entry.
+    #[doc(hidden)]
+    fn __ktc_sweep(
+        options: &::ktc::sweep::SweepOptions,
+    ) -> ::core::result::Result<::ktc::sweep::SweepReport, ::ktc::Error> {
+        ::ktc::sweep::run(&__KTC_TUNER, &__KtcHarness, options)
+    }
+    /// Tunes this kernel on the host running `cargo test`.
+    #[cfg(test)]
+    #[test]
+    fn ktc_sweep() {
+        ::ktc::sweep::cargo_test(&__KTC_TUNER)
+    }
+}

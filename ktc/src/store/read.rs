@@ -1,0 +1,318 @@
+//! Reading: the newest valid entry of a key, stale detection, and listing.
+
+use super::write::{TMP_PREFIX, is_entry_file_name};
+use super::{KernelTuningCache, is_slug};
+use crate::decision::{KernelSchema, Region};
+use crate::entry::{Entry, SCHEMA};
+use crate::provenance::{FieldChange, Provenance};
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Entries larger than this are skipped unread: a real table is a few kilobytes, the
+/// sweep's measurements a few hundred.
+pub(crate) const MAX_ENTRY_BYTES: u64 = 16 << 20;
+
+/// The result of a [`load`](KernelTuningCache::load) or
+/// [`lookup`](KernelTuningCache::lookup): what was found and which files were skipped.
+#[derive(Clone, Debug)]
+pub struct Lookup {
+    /// What was found.
+    pub status: LookupStatus,
+    /// Files passed over as invalid on the way, newest first.
+    pub skipped: Vec<Skipped>,
+}
+
+/// What a lookup found.
+#[derive(Clone, Debug)]
+pub enum LookupStatus {
+    /// A valid entry for the current code version.
+    Found {
+        /// The entry's file.
+        path: PathBuf,
+        /// The entry.
+        entry: Box<Entry>,
+        /// The index of the region containing the query; `None` from `load`, or when no
+        /// region contains it.
+        region: Option<usize>,
+    },
+    /// No valid entry for the current code version, but one for another: reported, never
+    /// served.
+    Stale {
+        /// The stale entry's file.
+        path: PathBuf,
+        /// The stale entry.
+        entry: Box<Entry>,
+        /// The provenance fields that differ (stored → current).
+        changes: Vec<FieldChange>,
+    },
+    /// No valid entry at all.
+    Missing,
+}
+
+impl Lookup {
+    /// The region chosen for the query, when an entry was found and a region contains it.
+    pub fn decision(&self) -> Option<&Region> {
+        match &self.status {
+            LookupStatus::Found { entry, region: Some(i), .. } => entry.regions.get(*i),
+            _ => None,
+        }
+    }
+
+    /// The entry found for the current code version (never a stale one).
+    pub fn entry(&self) -> Option<&Entry> {
+        match &self.status {
+            LookupStatus::Found { entry, .. } => Some(entry),
+            _ => None,
+        }
+    }
+}
+
+/// A file or folder passed over, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)
+    }
+}
+
+/// One entry file of the store, as [`list`](KernelTuningCache::list) finds it.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// The file.
+    pub path: PathBuf,
+    /// The fingerprint folder it is in.
+    pub fingerprint: String,
+    /// The kernel folder it is in.
+    pub kernel: String,
+    /// The code version folder it is in.
+    pub code_version: String,
+    /// The entry, or why it is invalid.
+    pub entry: Result<Entry, String>,
+}
+
+/// The folder names an entry must repeat inside.
+#[derive(Clone, Copy)]
+pub(crate) struct Key<'a> {
+    pub(crate) fingerprint: &'a str,
+    pub(crate) kernel: &'a str,
+    pub(crate) code_version: &'a str,
+}
+
+impl KernelTuningCache {
+    /// The newest valid entry of `kernel` for this fingerprint and
+    /// `provenance.code_version()`, checked against `schema` where given.
+    ///
+    /// Invalid files are skipped, each reported in [`Lookup::skipped`] and warned about
+    /// once, and the next newest is tried. Without a valid entry for this code version,
+    /// the newest valid entry of another code version is reported as
+    /// [`LookupStatus::Stale`]. Never fails and never panics on file contents.
+    pub fn load(&self, kernel: &str, provenance: &Provenance, schema: Option<&KernelSchema>) -> Lookup {
+        let mut skipped = Vec::new();
+        let status = self.find(kernel, provenance, schema, &mut skipped);
+        for s in &skipped {
+            crate::warn_once(format!("skipping tuning cache entry {s}"));
+        }
+        Lookup { status, skipped }
+    }
+
+    fn find(
+        &self,
+        kernel: &str,
+        provenance: &Provenance,
+        schema: Option<&KernelSchema>,
+        skipped: &mut Vec<Skipped>,
+    ) -> LookupStatus {
+        let fingerprint = self.fingerprint();
+        let code_version = provenance.code_version();
+        if ![fingerprint, kernel, &code_version].iter().all(|n| is_slug(n)) {
+            return LookupStatus::Missing;
+        }
+        let kernel_dir = self.kernel_dir(fingerprint, kernel);
+        let key = Key { fingerprint, kernel, code_version: &code_version };
+        if let Some((path, entry)) = newest_valid(&kernel_dir.join(&code_version), key, schema, skipped) {
+            return LookupStatus::Found { path, entry: Box::new(entry), region: None };
+        }
+        match self.newest_stale(&kernel_dir, key, schema, skipped) {
+            Some((path, entry)) => {
+                let changes = provenance.provenance_changed(&entry.provenance);
+                LookupStatus::Stale { path, entry: Box::new(entry), changes }
+            }
+            None => LookupStatus::Missing,
+        }
+    }
+
+    /// The newest valid entry over the other code versions of the kernel, by file name.
+    fn newest_stale(
+        &self,
+        kernel_dir: &Path,
+        current: Key<'_>,
+        schema: Option<&KernelSchema>,
+        skipped: &mut Vec<Skipped>,
+    ) -> Option<(PathBuf, Entry)> {
+        let mut best: Option<(PathBuf, Entry)> = None;
+        for (name, dir) in subfolders(kernel_dir, skipped) {
+            if name == current.code_version {
+                continue;
+            }
+            let key = Key { code_version: &name, ..current };
+            if let Some((path, entry)) = newest_valid(&dir, key, schema, skipped)
+                && best.as_ref().is_none_or(|(b, _)| path.file_name() > b.file_name())
+            {
+                best = Some((path, entry));
+            }
+        }
+        best
+    }
+
+    /// Every entry file in the store, over all fingerprints, kernels and code versions,
+    /// sorted by path, each parsed and validated (without a kernel schema).
+    pub fn list(&self) -> Vec<Listed> {
+        let mut ignored = Vec::new();
+        let mut listed = Vec::new();
+        for (fingerprint, fp_dir) in subfolders(&self.root, &mut ignored) {
+            for (kernel, k_dir) in subfolders(&fp_dir, &mut ignored) {
+                for (code_version, dir) in subfolders(&k_dir, &mut ignored) {
+                    let key = Key { fingerprint: &fingerprint, kernel: &kernel, code_version: &code_version };
+                    for path in candidates(&dir, &mut ignored) {
+                        let entry = read_entry(&path, key, None);
+                        listed.push(Listed {
+                            path,
+                            fingerprint: fingerprint.clone(),
+                            kernel: kernel.clone(),
+                            code_version: code_version.clone(),
+                            entry,
+                        });
+                    }
+                }
+            }
+        }
+        listed.sort_by(|a, b| a.path.cmp(&b.path));
+        listed
+    }
+}
+
+/// The newest file in `dir` that holds a valid entry for `key`; the invalid ones tried
+/// before it are added to `skipped`.
+fn newest_valid(
+    dir: &Path,
+    key: Key<'_>,
+    schema: Option<&KernelSchema>,
+    skipped: &mut Vec<Skipped>,
+) -> Option<(PathBuf, Entry)> {
+    let mut files = candidates(dir, skipped);
+    files.reverse();
+    for path in files {
+        match read_entry(&path, key, schema) {
+            Ok(entry) => return Some((path, entry)),
+            Err(reason) => skipped.push(Skipped { path, reason }),
+        }
+    }
+    None
+}
+
+/// The `*.json` files of `dir` (not temp files), sorted by name, oldest first. A folder
+/// that does not exist has none; one that cannot be read is reported.
+pub(crate) fn candidates(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = read_names(dir, skipped)
+        .into_iter()
+        .filter(|(name, _)| name.ends_with(".json") && !name.starts_with(TMP_PREFIX))
+        .map(|(_, path)| path)
+        .collect();
+    files.sort();
+    files
+}
+
+/// The subfolders of `dir` (by name, sorted), following no symbolic link.
+pub(crate) fn subfolders(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf)> {
+    let mut dirs: Vec<_> = read_names(dir, skipped)
+        .into_iter()
+        .filter(|(_, path)| fs::symlink_metadata(path).is_ok_and(|m| m.is_dir()))
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The UTF-8 names in `dir` with their paths. Other names are none of the store's.
+pub(crate) fn read_names(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String, PathBuf)> {
+    let entries = match fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => {
+            skipped.push(Skipped { path: dir.to_owned(), reason: format!("cannot read folder: {e}") });
+            return Vec::new();
+        }
+    };
+    entries
+        .filter_map(|e| e.ok())
+        .filter_map(|e| Some((e.file_name().into_string().ok()?, e.path())))
+        .collect()
+}
+
+/// Reads, parses and validates one entry file; `Err` says what is wrong with it.
+pub(crate) fn read_entry(path: &Path, key: Key<'_>, schema: Option<&KernelSchema>) -> Result<Entry, String> {
+    let text = read_capped(path)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    if !is_entry_file_name(name) {
+        return Err("file name is not `<yyyymmddThhmmss.ffffffZ>-<16 hex>.json`".into());
+    }
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
+    match value.get("schema").and_then(serde_json::Value::as_u64) {
+        Some(n) if n == u64::from(SCHEMA) => {}
+        Some(n) => return Err(format!("schema {n} is not the supported schema {SCHEMA}")),
+        None => return Err("no schema number".into()),
+    }
+    let entry: Entry = serde_json::from_value(value).map_err(|e| format!("not a valid entry: {e}"))?;
+    check_key(&entry, key)?;
+    entry.table().validate(schema).map_err(|e| format!("invalid decision table: {e}"))?;
+    Ok(entry)
+}
+
+/// The file's text, if it is a regular file of at most [`MAX_ENTRY_BYTES`] in UTF-8.
+fn read_capped(path: &Path) -> Result<String, String> {
+    let meta = fs::symlink_metadata(path).map_err(|e| format!("cannot stat: {e}"))?;
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err("a symbolic link, not a regular file".into());
+    }
+    if !kind.is_file() {
+        let what = if kind.is_dir() { "a directory" } else { "a special file" };
+        return Err(format!("{what}, not a regular file"));
+    }
+    let too_large = |len: u64| format!("{len} bytes, larger than the {MAX_ENTRY_BYTES}-byte limit");
+    if meta.len() > MAX_ENTRY_BYTES {
+        return Err(too_large(meta.len()));
+    }
+    let file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let mut bytes = Vec::new();
+    // The file may have been swapped or grown since the stat: read no more than the cap.
+    file.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    if bytes.is_empty() {
+        return Err("empty file".into());
+    }
+    String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {}", e.utf8_error()))
+}
+
+fn check_key(entry: &Entry, key: Key<'_>) -> Result<(), String> {
+    let pairs = [
+        ("fingerprint", &entry.fingerprint, key.fingerprint),
+        ("kernel", &entry.kernel, key.kernel),
+        ("code_version", &entry.code_version, key.code_version),
+    ];
+    match pairs.iter().find(|(_, inside, folder)| inside != folder) {
+        Some((field, inside, folder)) => {
+            Err(format!("{field} `{inside}` inside does not match its folder `{folder}`"))
+        }
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,163 @@
+//! Publishing a new immutable entry: temp file, fsync, create-exclusive link.
+
+use super::time::Utc;
+use super::{KernelTuningCache, is_slug, not_slug};
+use crate::entry::{Entry, SCHEMA};
+use crate::error::Error;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::SystemTime;
+
+/// Prefix of files still being written. Readers ignore them; `gc` removes old ones.
+pub(crate) const TMP_PREFIX: &str = ".tmp-";
+
+/// How many fresh names to try before giving up on a (practically impossible) run of
+/// name collisions.
+const PUBLISH_ATTEMPTS: usize = 16;
+
+impl KernelTuningCache {
+    /// Writes `entry` as a new immutable file under
+    /// `<root>/<entry.fingerprint>/<entry.kernel>/<entry.code_version>/` and returns its
+    /// path. The file appears complete or not at all; no existing file is ever touched.
+    ///
+    /// # Errors
+    /// [`Error::InvalidTable`] for a table that would fail validation; [`Error::Io`] for
+    /// a wrong schema number, a fingerprint, kernel or code version that is not a safe
+    /// path component (`[A-Za-z0-9._-]`), or a failed file-system operation.
+    pub fn write_entry(&self, entry: &Entry) -> Result<PathBuf, Error> {
+        let dir = self.entry_dir(entry)?;
+        entry.table().validate(None)?;
+        let mut bytes = serde_json::to_vec_pretty(entry)?;
+        bytes.push(b'\n');
+        fs::create_dir_all(&dir).map_err(|e| Error::io("create entry folder", &dir, e))?;
+        let tmp = write_temp(&dir, &bytes)?;
+        let published = publish(&tmp, &dir);
+        // The temp name is only a staging link; the entry lives under its final name.
+        let _ = fs::remove_file(&tmp);
+        let path = published?;
+        sync_dir(&dir);
+        Ok(path)
+    }
+
+    /// The entry's folder, after checking its key is safe to use as a path.
+    fn entry_dir(&self, entry: &Entry) -> Result<PathBuf, Error> {
+        let key = [
+            ("fingerprint", &entry.fingerprint),
+            ("kernel", &entry.kernel),
+            ("code version", &entry.code_version),
+        ];
+        if let Some((what, name)) = key.iter().find(|(_, name)| !is_slug(name)) {
+            return Err(not_slug(what, name, &self.root));
+        }
+        if entry.schema != SCHEMA {
+            let msg = format!("entry schema {} is not this ktc's {SCHEMA}", entry.schema);
+            return Err(Error::io(
+                "check entry",
+                &self.root,
+                io::Error::new(io::ErrorKind::InvalidInput, msg),
+            ));
+        }
+        Ok(self.kernel_dir(&entry.fingerprint, &entry.kernel).join(&entry.code_version))
+    }
+}
+
+/// Writes `bytes` to a new `.tmp-<nonce>` file in `dir` and flushes it to disk.
+fn write_temp(dir: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
+    let tmp = dir.join(format!("{TMP_PREFIX}{}", nonce()));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .map_err(|e| Error::io("create temp entry", &tmp, e))?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    if let Err(e) = written {
+        drop(file);
+        let _ = fs::remove_file(&tmp);
+        return Err(Error::io("write temp entry", &tmp, e));
+    }
+    Ok(tmp)
+}
+
+/// Links `tmp` under a fresh final name; a name already taken is never replaced.
+fn publish(tmp: &Path, dir: &Path) -> Result<PathBuf, Error> {
+    let mut last = None;
+    for _ in 0..PUBLISH_ATTEMPTS {
+        let path = dir.join(entry_file_name(SystemTime::now()));
+        match fs::hard_link(tmp, &path) {
+            Ok(()) => return Ok(path),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some((path, e)),
+            // Some file systems have no hard links; the nonce makes a clash there as
+            // unlikely as a hash collision, and the check keeps an existing file.
+            Err(e) if no_links(&e) && !path.exists() => {
+                return fs::rename(tmp, &path)
+                    .map(|()| path.clone())
+                    .map_err(|e| Error::io("publish entry", &path, e));
+            }
+            Err(e) => return Err(Error::io("publish entry", &path, e)),
+        }
+    }
+    let (path, e) = last.expect("at least one attempt");
+    Err(Error::io("publish entry", &path, e))
+}
+
+fn no_links(e: &io::Error) -> bool {
+    matches!(e.kind(), io::ErrorKind::Unsupported | io::ErrorKind::PermissionDenied)
+}
+
+/// Makes the new directory entry durable. Best effort: not every platform can open a
+/// folder for syncing, and the file itself is already on disk.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// `<UTC stamp>-<16 hex nonce>.json`: sorts by time as a string.
+pub(crate) fn entry_file_name(t: SystemTime) -> String {
+    format!("{}-{}.json", Utc::of(t).file_stamp(), nonce())
+}
+
+/// 16 hex characters that differ between processes, threads and calls.
+fn nonce() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut h = blake3::Hasher::new();
+    h.update(&std::process::id().to_le_bytes());
+    let now = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).unwrap_or_default();
+    h.update(&now.as_nanos().to_le_bytes());
+    h.update(&COUNTER.fetch_add(1, Ordering::Relaxed).to_le_bytes());
+    h.update(format!("{:?}", std::thread::current().id()).as_bytes());
+    h.finalize().to_hex()[..16].to_owned()
+}
+
+/// Whether `name` has the shape [`entry_file_name`] produces.
+pub(crate) fn is_entry_file_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let hex = |r: std::ops::Range<usize>| b[r].iter().all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'));
+    // 20261130T032516.123456Z-9f2c41d07a3b55e8.json
+    b.len() == 45
+        && digits(0..8)
+        && b[8] == b'T'
+        && digits(9..15)
+        && b[15] == b'.'
+        && digits(16..22)
+        && &b[22..24] == b"Z-"
+        && hex(24..40)
+        && &b[40..] == b".json"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_have_the_checked_shape() {
+        let name = entry_file_name(SystemTime::now());
+        assert!(is_entry_file_name(&name), "{name}");
+        assert!(!is_entry_file_name("x.json"));
+        assert!(!is_entry_file_name("20261130T032516.123456Z-9f2c41d07a3b55eX.json"));
+        assert_ne!(nonce(), nonce());
+    }
+}

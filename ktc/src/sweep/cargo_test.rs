@@ -1,0 +1,56 @@
+//! The body of the `#[test]` that `#[tunable]` generates: `cargo test` tunes the host.
+
+use super::options::SweepOptions;
+use super::run::point_label;
+use crate::registry::Tuner;
+use crate::{Dispatch, KernelTuningCache};
+
+/// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
+/// `KTC_CACHE_DIR`), then loads the store afresh and checks that dispatch takes the
+/// sweep's winner at every grid point. Panics (fails the test) on any error.
+pub fn cargo_test(tuner: &'static Tuner) {
+    let options = SweepOptions::from_env();
+    let report = match (tuner.sweep)(&options) {
+        Ok(report) => report,
+        Err(e) => panic!("sweep of `{}` failed: {e}", tuner.name),
+    };
+    println!("ktc: tuned `{}` → {}", tuner.name, report.entry_path.display());
+    println!("{}", report.entry.table());
+    for excluded in &report.entry.excluded {
+        println!("ktc: excluded `{}`: {}", excluded.variant, excluded.reason);
+    }
+    let cache =
+        match KernelTuningCache::open(report.entry_path.ancestors().nth(4).unwrap_or(&report.entry_path)) {
+            Ok(cache) => cache.with_fingerprint(report.entry.fingerprint.clone()),
+            Err(e) => panic!("reopening the store after the sweep: {e}"),
+        };
+    let dispatch = Dispatch::load_from(tuner, &cache);
+    let Some(loaded) = dispatch.entry_path() else {
+        panic!("a fresh load did not find the entry just written: {:?}", dispatch.fallback_reason());
+    };
+    // Another process may have written a newer entry for the same key meanwhile; the
+    // check is only meaningful against the entry this sweep wrote.
+    if loaded != report.entry_path {
+        println!("ktc: a newer entry {} superseded this sweep's; skipping the check", loaded.display());
+        return;
+    }
+    let table = report.entry.table();
+    for m in &report.entry.measurements {
+        let point: Vec<crate::AxisValue<'_>> = tuner
+            .axes
+            .iter()
+            .map(|a| match &m.point[a.name] {
+                serde_json::Value::String(s) => crate::AxisValue::Cat(s.as_str()),
+                v => crate::AxisValue::Num(v.as_f64().unwrap_or(f64::NAN)),
+            })
+            .collect();
+        let named: Vec<(&str, crate::AxisValue<'_>)> =
+            tuner.axes.iter().map(|a| a.name).zip(point.iter().copied()).collect();
+        let expected = table.lookup(&named).map(|(_, r)| r);
+        let choice = dispatch.explain(&point);
+        let matches =
+            expected.is_some_and(|r| r.variant == choice.variant && r.block_size == choice.block_size);
+        assert!(matches, "at {:?} dispatch chose {choice} but the entry says {expected:?}", m.point);
+    }
+    let _ = point_label;
+}

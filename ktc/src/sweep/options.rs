@@ -1,0 +1,57 @@
+//! Options and results of a sweep.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How long a sweep may run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SweepMode {
+    /// Shortest runs: the default under `cargo test` and in CI.
+    #[default]
+    Quick,
+    /// More repetitions until the spread is small.
+    Full,
+}
+
+/// Options of one sweep run.
+#[derive(Clone, Debug, Default)]
+pub struct SweepOptions {
+    /// Quick or full.
+    pub mode: SweepMode,
+    /// A time budget for the whole kernel; `None`: the mode's default.
+    pub budget: Option<Duration>,
+    /// The store folder; `None`: `KTC_CACHE_DIR` or the user cache folder.
+    pub cache_dir: Option<PathBuf>,
+    /// The fingerprint to file the entry under; `None`: this host's.
+    pub fingerprint: Option<String>,
+    /// Show a progress bar when stderr is a terminal.
+    pub progress: bool,
+}
+
+impl SweepOptions {
+    /// Options from the environment: `KTC_SWEEP=quick|full` (default quick) and
+    /// `KTC_SWEEP_BUDGET_S` (seconds per kernel); progress on.
+    pub fn from_env() -> Self {
+        let mode = match std::env::var("KTC_SWEEP").as_deref() {
+            Ok("full") => SweepMode::Full,
+            _ => SweepMode::Quick,
+        };
+        let budget = std::env::var("KTC_SWEEP_BUDGET_S")
+            .ok()
+            .and_then(|s| s.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map(Duration::from_secs_f64);
+        SweepOptions { mode, budget, cache_dir: None, fingerprint: None, progress: true }
+    }
+}
+
+/// What a sweep did.
+#[derive(Clone, Debug)]
+pub struct SweepReport {
+    /// The kernel swept.
+    pub kernel: String,
+    /// The entry written.
+    pub entry_path: PathBuf,
+    /// The entry's content.
+    pub entry: crate::Entry,
+}

@@ -1,0 +1,74 @@
+//! What a sweep will measure: the grid points and the (variant, block size)
+//! candidates that can run here.
+
+use crate::entry::Exclusion;
+use crate::registry::{SweepValue, Tuner};
+
+/// One (variant, block size) the sweep times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub variant: usize,
+    pub block_size: Option<usize>,
+}
+
+/// The grid in row-major order (last axis fastest) and the candidates.
+pub(crate) struct Plan {
+    pub points: Vec<Vec<SweepValue>>,
+    pub candidates: Vec<Candidate>,
+    /// The candidate that keeps a point when it is within the noise of the fastest.
+    pub stable: Option<usize>,
+    pub reference: usize,
+    pub unavailable: Vec<Exclusion>,
+}
+
+impl Plan {
+    pub(super) fn new(tuner: &Tuner) -> Result<Plan, String> {
+        if tuner.axes.iter().any(|a| a.grid.is_empty()) {
+            return Err("an axis has an empty sweep grid".into());
+        }
+        let mut candidates = Vec::new();
+        let mut unavailable = Vec::new();
+        for (index, variant) in tuner.variants.iter().enumerate() {
+            if let Some(reason) = tuner.unavailable_reason(index) {
+                unavailable.push(Exclusion {
+                    variant: variant.name.into(),
+                    block_size: None,
+                    point: None,
+                    reason,
+                });
+                continue;
+            }
+            if variant.block_sizes.is_empty() {
+                candidates.push(Candidate { variant: index, block_size: None });
+            }
+            for &b in variant.block_sizes {
+                candidates.push(Candidate { variant: index, block_size: Some(b) });
+            }
+        }
+        let reference_variant = tuner.reference_index();
+        let reference = candidates.iter().position(|c| c.variant == reference_variant).ok_or_else(|| {
+            format!("the reference variant `{}` cannot run here", tuner.variants[reference_variant].name)
+        })?;
+        let fallback = tuner.fallback_index();
+        let stable = candidates.iter().position(|c| c.variant == fallback);
+        Ok(Plan { points: grid_points(tuner), candidates, stable, reference, unavailable })
+    }
+}
+
+/// Every point of the cartesian product of the axes' grids, last axis fastest.
+fn grid_points(tuner: &Tuner) -> Vec<Vec<SweepValue>> {
+    let mut points = vec![Vec::new()];
+    for axis in tuner.axes {
+        points = points
+            .into_iter()
+            .flat_map(|prefix| {
+                axis.grid.iter().map(move |v| {
+                    let mut p = prefix.clone();
+                    p.push(*v);
+                    p
+                })
+            })
+            .collect();
+    }
+    points
+}

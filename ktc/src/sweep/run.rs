@@ -1,0 +1,212 @@
+//! A whole sweep: every grid point measured, winners picked, regions derived, one
+//! entry written.
+
+use super::harness::Harness;
+use super::measure::{PointResult, Rounds, measure_point};
+use super::options::{SweepMode, SweepOptions, SweepReport};
+use super::plan::Plan;
+use super::progress::Progress;
+use super::timing::pick_winner;
+use crate::decision::{GridValues, Winner, compact_regions};
+use crate::entry::{Entry, Exclusion, Measurement, SCHEMA};
+use crate::registry::{SweepValue, Tuner};
+use crate::{Error, KernelTuningCache, Provenance};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Sweeps `tuner`'s kernel through `harness` and writes one entry to the store.
+///
+/// For each grid point: build the inputs, verify every available (variant, block
+/// size) against the reference, time them interleaved, keep median and spread. A
+/// candidate whose output ever differs from the reference's is excluded everywhere
+/// and reported with the grid point. Winners per point (the fallback keeps a point
+/// within the noise of the fastest) are compacted into regions.
+pub fn run<H: Harness>(
+    tuner: &'static Tuner,
+    harness: &H,
+    options: &SweepOptions,
+) -> Result<SweepReport, Error> {
+    let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
+    let plan = Plan::new(tuner).map_err(fail)?;
+    let cache = open_cache(options)?;
+    let (rounds, budget) = limits(options);
+    let started = Instant::now();
+    let progress = Progress::new(tuner.name, plan.points.len() as u64, options.progress);
+    let mut live = vec![true; plan.candidates.len()];
+    let mut excluded = plan.unavailable.clone();
+    let mut results = Vec::with_capacity(plan.points.len());
+    for (i, point) in plan.points.iter().enumerate() {
+        let inputs = harness.build(point).map_err(|e| fail(format!("building inputs at {point:?}: {e}")))?;
+        let remaining = budget.saturating_sub(started.elapsed());
+        let cap = remaining / (plan.points.len() - i) as u32;
+        let result = measure_point(harness, &plan, &live, &inputs, rounds, cap);
+        for (candidate, reason) in &result.failed {
+            live[*candidate] = false;
+            excluded.push(verification_failure(tuner, &plan, *candidate, point, reason));
+        }
+        progress.point_done(&point_label(tuner, point));
+        results.push(result);
+    }
+    progress.finish();
+    let entry = build_entry(tuner, &plan, &live, &results, excluded, options, cache.fingerprint())?;
+    let entry_path = cache.write_entry(&entry)?;
+    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry })
+}
+
+fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
+    let cache = match &options.cache_dir {
+        Some(dir) => KernelTuningCache::open(dir)?,
+        None => KernelTuningCache::load_or_create()?,
+    };
+    Ok(match &options.fingerprint {
+        Some(fp) => cache.with_fingerprint(fp.clone()),
+        None => cache,
+    })
+}
+
+/// Rounds per point and the kernel's time budget for a mode.
+fn limits(options: &SweepOptions) -> (Rounds, Duration) {
+    let (rounds, default_budget) = match options.mode {
+        SweepMode::Quick => {
+            (Rounds { min: 5, max: 21, floor: 3, target_spread: 0.03 }, Duration::from_secs(20))
+        }
+        SweepMode::Full => {
+            (Rounds { min: 15, max: 301, floor: 5, target_spread: 0.01 }, Duration::from_secs(600))
+        }
+    };
+    (rounds, options.budget.unwrap_or(default_budget))
+}
+
+fn verification_failure(
+    tuner: &Tuner,
+    plan: &Plan,
+    candidate: usize,
+    point: &[SweepValue],
+    reason: &str,
+) -> Exclusion {
+    let c = plan.candidates[candidate];
+    Exclusion {
+        variant: tuner.variants[c.variant].name.to_string(),
+        block_size: c.block_size,
+        point: Some(point_map(tuner, point)),
+        reason: format!(
+            "output differs from the reference `{}`: {reason}",
+            tuner.variants[tuner.reference_index()].name
+        ),
+    }
+}
+
+fn build_entry(
+    tuner: &'static Tuner,
+    plan: &Plan,
+    live: &[bool],
+    results: &[PointResult],
+    excluded: Vec<Exclusion>,
+    options: &SweepOptions,
+    fingerprint: &str,
+) -> Result<Entry, Error> {
+    let mut winners = Vec::with_capacity(results.len());
+    let mut measurements = Vec::new();
+    let mut noise: f64 = 0.0;
+    for (point, result) in plan.points.iter().zip(results) {
+        let eligible: Vec<_> = result.timed.iter().copied().filter(|t| live[t.candidate]).collect();
+        let winner = pick_winner(&eligible, plan.stable).ok_or_else(|| Error::Sweep {
+            kernel: tuner.name.into(),
+            reason: format!("no candidate passed verification at {}", point_label(tuner, point)),
+        })?;
+        if winner.median_ns > 0.0 {
+            noise = noise.max(winner.mad_ns / winner.median_ns);
+        }
+        let c = plan.candidates[winner.candidate];
+        winners
+            .push(Winner { variant: tuner.variants[c.variant].name.to_string(), block_size: c.block_size });
+        for t in &result.timed {
+            let c = plan.candidates[t.candidate];
+            measurements.push(Measurement {
+                point: point_map(tuner, point),
+                variant: tuner.variants[c.variant].name.to_string(),
+                block_size: c.block_size,
+                median_ns: t.median_ns,
+                spread_ns: t.mad_ns,
+                runs: result.runs,
+            });
+        }
+    }
+    let schema = tuner.schema();
+    let grids: Vec<GridValues> = tuner.axes.iter().map(|a| grid_values(a.grid)).collect();
+    let regions = compact_regions(&schema.axes, &grids, &winners);
+    let provenance = Provenance::current(&tuner.identity);
+    let entry = Entry {
+        schema: SCHEMA,
+        kernel: tuner.name.to_string(),
+        fingerprint: fingerprint.to_string(),
+        code_version: provenance.code_version(),
+        provenance,
+        created: crate::store::now_rfc3339(),
+        axes: schema.axes.clone(),
+        regions,
+        measurements,
+        excluded,
+        noise: Some(noise),
+        reproduce: Some(reproduce_command(tuner, options)),
+    };
+    entry.table().validate(Some(&schema))?;
+    Ok(entry)
+}
+
+fn grid_values(grid: &[SweepValue]) -> GridValues {
+    let labels: Vec<String> = grid
+        .iter()
+        .filter_map(|v| match v {
+            SweepValue::Label(l) => Some(l.to_string()),
+            SweepValue::Num(_) => None,
+        })
+        .collect();
+    if !labels.is_empty() {
+        return GridValues::Categorical(labels);
+    }
+    let mut nums: Vec<f64> =
+        grid.iter().filter_map(|v| if let SweepValue::Num(n) = v { Some(*n as f64) } else { None }).collect();
+    nums.sort_by(f64::total_cmp);
+    nums.dedup();
+    GridValues::Numeric(nums)
+}
+
+fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json::Value> {
+    tuner
+        .axes
+        .iter()
+        .zip(point)
+        .map(|(axis, v)| {
+            let value = match v {
+                SweepValue::Num(n) => serde_json::Value::from(*n),
+                SweepValue::Label(l) => serde_json::Value::from(*l),
+            };
+            (axis.name.to_string(), value)
+        })
+        .collect()
+}
+
+pub(crate) fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
+    let parts: Vec<String> = tuner
+        .axes
+        .iter()
+        .zip(point)
+        .map(|(axis, v)| match v {
+            SweepValue::Num(n) => format!("{}={n}", axis.name),
+            SweepValue::Label(l) => format!("{}={l}", axis.name),
+        })
+        .collect();
+    parts.join(", ")
+}
+
+/// The command that re-runs this sweep: the generated `#[test]` of the kernel's crate.
+fn reproduce_command(tuner: &Tuner, options: &SweepOptions) -> String {
+    let mode = match options.mode {
+        SweepMode::Quick => "quick",
+        SweepMode::Full => "full",
+    };
+    let path = tuner.module_path.split_once("::").map_or("", |(_, rest)| rest);
+    let test = if path.is_empty() { "ktc_sweep".to_string() } else { format!("{path}::ktc_sweep") };
+    format!("KTC_SWEEP={mode} cargo test -p {} -- {test} --exact", tuner.identity.crate_name)
+}

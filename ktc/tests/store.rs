@@ -1,0 +1,511 @@
+//! The cache store: round trips, concurrent writers in separate processes, hostile
+//! files, stale code versions and gc. Every test works in its own temp folder.
+
+use ktc::{
+    Axis, AxisValue, DecisionTable, Entry, FieldChange, GcOptions, KernelSchema, KernelTuningCache,
+    LookupStatus, Provenance, Region,
+};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+const FP: &str = "test-fp";
+const KERNEL: &str = "joint_hist";
+/// A well-formed entry file name newer than anything written today.
+const FUTURE: &str = "29991231T235959.999999Z-0000000000000000.json";
+
+fn prov(source_hash: &str) -> Provenance {
+    Provenance {
+        ktc_version: "0.1.0".into(),
+        kernel_crate: "kernels".into(),
+        kernel_crate_version: "1.0.0".into(),
+        source_hash: source_hash.into(),
+        rustc_version: "rustc 1.95.0".into(),
+        cuda_driver: None,
+        nvrtc: None,
+        gpu: None,
+    }
+}
+
+fn table() -> DecisionTable {
+    DecisionTable {
+        axes: vec![Axis::numeric("n")],
+        regions: vec![Region::new("serial").at_most("n", 1000.0), Region::new("parallel").block_size(256)],
+    }
+}
+
+fn schema() -> KernelSchema {
+    KernelSchema {
+        axes: vec![Axis::numeric("n")],
+        variants: vec![("serial".into(), vec![]), ("parallel".into(), vec![128, 256, 512])],
+    }
+}
+
+fn open(dir: &Path) -> KernelTuningCache {
+    KernelTuningCache::open(dir).expect("open store").with_fingerprint(FP)
+}
+
+fn key_dir(cache: &KernelTuningCache, p: &Provenance) -> PathBuf {
+    cache.root().join(FP).join(KERNEL).join(p.code_version())
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    names
+}
+
+fn found_path(status: &LookupStatus) -> &Path {
+    match status {
+        LookupStatus::Found { path, .. } => path,
+        other => panic!("expected Found, got {other:?}"),
+    }
+}
+
+#[test]
+fn round_trip_returns_the_written_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let mut entry = cache.new_entry(KERNEL, &p, table());
+    entry.reproduce = Some("cargo test -p kernels".into());
+    entry.noise = Some(0.03);
+    let path = cache.write_entry(&entry).unwrap();
+    assert_eq!(path.parent().unwrap(), key_dir(&cache, &p));
+
+    let found = cache.load(KERNEL, &p, Some(&schema()));
+    assert!(found.skipped.is_empty(), "{:?}", found.skipped);
+    assert_eq!(found_path(&found.status), path);
+    assert_eq!(found.entry(), Some(&entry));
+    assert_eq!(found.decision(), None, "load() matches no query");
+
+    let small = cache.lookup_with(KERNEL, &p, None, &[("n", AxisValue::from(10))]);
+    assert_eq!(small.decision().map(|r| r.variant.as_str()), Some("serial"));
+    let large = cache.lookup_with(KERNEL, &p, None, &[("n", AxisValue::from(1_000_000))]);
+    assert_eq!(large.decision(), Some(&Region::new("parallel").block_size(256)));
+}
+
+#[test]
+fn newest_entry_wins_and_names_sort_by_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let first = cache.update_with(KERNEL, &p, table()).unwrap();
+    std::thread::sleep(Duration::from_millis(2));
+    let mut second_table = table();
+    second_table.regions[0].variant = "parallel".into();
+    second_table.regions[0].block_size = Some(128);
+    let second = cache.update_with(KERNEL, &p, second_table.clone()).unwrap();
+
+    let (a, b) =
+        (first.file_name().unwrap().to_str().unwrap(), second.file_name().unwrap().to_str().unwrap());
+    assert!(a < b, "{a} should sort before {b}");
+    for name in [a, b] {
+        // 20261130T032516.123456Z-9f2c41d07a3b55e8.json
+        assert_eq!(name.len(), 45, "{name}");
+        assert_eq!((&name[8..9], &name[15..16], &name[22..24]), ("T", ".", "Z-"), "{name}");
+        assert!(name.ends_with(".json"));
+    }
+    let today = ktc::now_rfc3339()[..10].replace('-', "");
+    assert!(a.starts_with(&today) || b.starts_with(&today), "{a} is not dated {today}");
+
+    let found = cache.load(KERNEL, &p, Some(&schema()));
+    assert_eq!(found_path(&found.status), second);
+    assert_eq!(found.entry().unwrap().table(), second_table);
+}
+
+#[test]
+fn now_rfc3339_has_microseconds() {
+    let now = ktc::now_rfc3339();
+    // 2026-11-30T03:25:16.123456Z
+    assert_eq!(now.len(), 27, "{now}");
+    assert_eq!((&now[4..5], &now[10..11], &now[19..20], &now[26..]), ("-", "T", ".", "Z"), "{now}");
+}
+
+#[test]
+fn seed_api_update_then_lookup() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let regions = vec![
+        Region::new("cuda_shared").block_size(256).equals("residency", "device").at_most("n", 1e5),
+        Region::new("serial").at_most("n", 1e5),
+        Region::new("parallel").block_size(8192),
+    ];
+    let path = cache.update(KERNEL, &["n", "residency"], regions).unwrap();
+    let hit = cache.lookup(KERNEL, &[("n", AxisValue::from(10)), ("residency", AxisValue::from("device"))]);
+    assert_eq!(found_path(&hit.status), path);
+    assert_eq!(hit.decision().unwrap().variant, "cuda_shared");
+    let axes = &hit.entry().unwrap().axes;
+    assert_eq!(axes, &vec![Axis::numeric("n"), Axis::categorical("residency")]);
+    let host = cache.lookup(KERNEL, &[("n", AxisValue::from(10)), ("residency", AxisValue::from("host"))]);
+    assert_eq!(host.decision().unwrap().variant, "serial");
+    assert!(matches!(&host.status, LookupStatus::Found { region: Some(1), .. }));
+}
+
+#[test]
+fn invalid_tables_and_unsafe_names_are_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let no_catch_all = vec![Region::new("serial").at_most("n", 10.0)];
+    assert!(matches!(cache.update(KERNEL, &["n"], no_catch_all), Err(ktc::Error::InvalidTable(_))));
+    for kernel in ["", ".", "..", "../evil", "a/b", "a b", "é"] {
+        assert!(cache.update_with(kernel, &prov("a"), table()).is_err(), "kernel {kernel:?} was written");
+        assert!(matches!(cache.load(kernel, &prov("a"), None).status, LookupStatus::Missing));
+    }
+    let bad_fp = open(dir.path()).with_fingerprint("../up");
+    assert!(bad_fp.update_with(KERNEL, &prov("a"), table()).is_err());
+    assert!(matches!(bad_fp.load(KERNEL, &prov("a"), None).status, LookupStatus::Missing));
+    assert!(cache.list().is_empty(), "{:?}", cache.list());
+}
+
+const CHILD_STORE: &str = "KTC_STORE_TEST_CHILD_STORE";
+const CHILD_WRITER: &str = "KTC_STORE_TEST_CHILD_WRITER";
+const WRITERS: usize = 6;
+const WRITES: usize = 20;
+
+/// Runs only as a child of `concurrent_processes_lose_no_write`.
+#[test]
+fn child_writer() {
+    let (Some(store), Some(writer)) = (std::env::var_os(CHILD_STORE), std::env::var_os(CHILD_WRITER)) else {
+        return;
+    };
+    let cache = open(Path::new(&store));
+    let p = prov("a");
+    for i in 0..WRITES {
+        let mut entry = cache.new_entry(KERNEL, &p, table());
+        entry.reproduce = Some(format!("writer {} write {i}", writer.to_string_lossy()));
+        cache.write_entry(&entry).unwrap();
+    }
+}
+
+#[test]
+fn concurrent_processes_lose_no_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let children: Vec<_> = (0..WRITERS)
+        .map(|id| {
+            Command::new(&exe)
+                .args(["--exact", "child_writer", "--nocapture", "--test-threads", "1"])
+                .env(CHILD_STORE, dir.path())
+                .env(CHILD_WRITER, id.to_string())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+
+    let cache = open(dir.path());
+    let p = prov("a");
+    let key = key_dir(&cache, &p);
+    let files = names(&key);
+    assert!(files.iter().all(|n| !n.starts_with(".tmp-")), "temp file left: {files:?}");
+    assert_eq!(files.len(), WRITERS * WRITES, "{files:?}");
+    for name in &files {
+        let entry: Entry = serde_json::from_slice(&fs::read(key.join(name)).unwrap()).unwrap();
+        entry.table().validate(Some(&schema())).unwrap();
+    }
+    let mut writes: Vec<_> = cache.list().into_iter().map(|l| l.entry.unwrap().reproduce.unwrap()).collect();
+    writes.sort();
+    writes.dedup();
+    assert_eq!(writes.len(), WRITERS * WRITES, "every write is a distinct file");
+
+    let found = cache.load(KERNEL, &p, Some(&schema()));
+    assert_eq!(found_path(&found.status), key.join(files.last().unwrap()));
+}
+
+/// A hostile file, written by hand under a name newer than the good entry.
+enum Hostile {
+    Bytes(Vec<u8>),
+    /// The good entry's JSON, edited.
+    Json(fn(&mut serde_json::Value)),
+    /// The good entry's JSON text, edited.
+    Text(fn(String) -> String),
+    Sparse(u64),
+    Dir,
+    Symlink(&'static str),
+}
+
+fn write_hostile(path: &Path, good: &Path, hostile: &Hostile) {
+    let good_text = fs::read_to_string(good).unwrap();
+    match hostile {
+        Hostile::Bytes(bytes) => fs::write(path, bytes).unwrap(),
+        Hostile::Json(edit) => {
+            let mut value: serde_json::Value = serde_json::from_str(&good_text).unwrap();
+            edit(&mut value);
+            fs::write(path, serde_json::to_string(&value).unwrap()).unwrap();
+        }
+        Hostile::Text(edit) => fs::write(path, edit(good_text)).unwrap(),
+        Hostile::Sparse(len) => fs::File::create(path).unwrap().set_len(*len).unwrap(),
+        Hostile::Dir => fs::create_dir(path).unwrap(),
+        Hostile::Symlink("huge") => {
+            let target = path.with_file_name("..").join("huge-target");
+            fs::File::create(&target).unwrap().set_len(20 << 20).unwrap();
+            symlink(&target, path);
+        }
+        Hostile::Symlink(target) => symlink(Path::new(target), path),
+    }
+}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+#[cfg(not(unix))]
+fn symlink(_: &Path, link: &Path) {
+    fs::create_dir(link).unwrap(); // still not a regular file
+}
+
+fn hostile_cases() -> Vec<(&'static str, Hostile, &'static str)> {
+    use Hostile::*;
+    vec![
+        ("garbage bytes", Bytes(vec![0xff, 0xfe, 0x00, 0x9c, 0x80, b'{']), "not UTF-8"),
+        ("zero bytes", Bytes(Vec::new()), "empty file"),
+        ("truncated JSON", Text(|t| t[..t.len() / 2].to_owned()), "not valid JSON"),
+        ("20 MiB", Sparse(20 << 20), "larger than"),
+        ("wrong schema", Json(|v| v["schema"] = 2.into()), "schema 2 is not"),
+        ("no schema", Json(|v| v["schema"] = "one".into()), "no schema number"),
+        ("wrong kernel", Json(|v| v["kernel"] = "other".into()), "kernel `other`"),
+        ("wrong fingerprint", Json(|v| v["fingerprint"] = "other-fp".into()), "fingerprint `other-fp`"),
+        ("wrong code version", Json(|v| v["code_version"] = "0123456789abcdef".into()), "code_version"),
+        ("not an entry", Json(|v| v["regions"] = "many".into()), "not a valid entry"),
+        ("unknown variant", Json(|v| v["regions"][0]["variant"] = "nope".into()), "unknown variant `nope`"),
+        ("block size 0", Json(|v| v["regions"][1]["block_size"] = 0.into()), "block size Some(0)"),
+        (
+            "block size not allowed",
+            Json(|v| v["regions"][1]["block_size"] = 300.into()),
+            "block size Some(300)",
+        ),
+        ("infinite bound", Text(|t| t.replacen("1000.0", "1e999", 1)), "JSON"),
+        (
+            "negative bound",
+            Json(|v| v["regions"][0]["when"]["n"]["le"] = (-5.0).into()),
+            "not a finite number",
+        ),
+        ("missing catch-all", Json(|v| drop(v["regions"].as_array_mut().unwrap().pop())), "catch-all"),
+        ("directory", Dir, "a directory"),
+        ("symlink to /dev/zero", Symlink("/dev/zero"), "symbolic link"),
+        ("symlink to a huge file", Symlink("huge"), "symbolic link"),
+    ]
+}
+
+#[test]
+fn hostile_files_are_skipped_and_the_previous_entry_served() {
+    let p = prov("a");
+    for (what, hostile, reason) in hostile_cases() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = open(dir.path());
+        let good = cache.update_with(KERNEL, &p, table()).unwrap();
+        let bad = key_dir(&cache, &p).join(FUTURE);
+        write_hostile(&bad, &good, &hostile);
+
+        let found = cache.load(KERNEL, &p, Some(&schema()));
+        assert_eq!(found_path(&found.status), good, "{what}");
+        assert_eq!(found.skipped.len(), 1, "{what}: {:?}", found.skipped);
+        assert_eq!(found.skipped[0].path, bad, "{what}");
+        assert!(found.skipped[0].reason.contains(reason), "{what}: {}", found.skipped[0]);
+        assert!(found.skipped[0].to_string().starts_with(&format!("{}: ", bad.display())));
+    }
+}
+
+#[test]
+fn hostile_file_alone_leaves_the_key_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    fs::create_dir_all(key_dir(&cache, &p)).unwrap();
+    fs::write(key_dir(&cache, &p).join(FUTURE), b"{").unwrap();
+    let found = cache.load(KERNEL, &p, None);
+    assert!(matches!(found.status, LookupStatus::Missing), "{found:?}");
+    assert_eq!(found.skipped.len(), 1);
+}
+
+#[test]
+fn misnamed_entries_are_skipped_and_temp_files_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let good = cache.update_with(KERNEL, &p, table()).unwrap();
+    let key = key_dir(&cache, &p);
+    fs::copy(&good, key.join("zzz-my-copy.json")).unwrap();
+    fs::write(key.join(".tmp-0123456789abcdef"), b"half a").unwrap();
+    fs::write(key.join("notes.txt"), b"not an entry").unwrap();
+    let found = cache.load(KERNEL, &p, None);
+    assert_eq!(found_path(&found.status), good);
+    assert_eq!(found.skipped.len(), 1, "{:?}", found.skipped);
+    assert!(found.skipped[0].reason.contains("file name"), "{}", found.skipped[0]);
+}
+
+#[test]
+fn key_folder_that_is_a_file_is_missing_with_a_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let key = key_dir(&cache, &p);
+    fs::create_dir_all(key.parent().unwrap()).unwrap();
+    fs::write(&key, b"not a folder").unwrap();
+    let found = cache.load(KERNEL, &p, None);
+    assert!(matches!(found.status, LookupStatus::Missing));
+    assert_eq!(found.skipped.len(), 1, "{:?}", found.skipped);
+    assert_eq!(found.skipped[0].path, key);
+}
+
+#[test]
+fn open_on_a_file_or_under_a_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    fs::write(&file, b"x").unwrap();
+    let err = KernelTuningCache::open(&file).unwrap_err();
+    assert!(err.to_string().contains("file"), "{err}");
+    assert!(KernelTuningCache::open(file.join("below")).is_err());
+    let made = dir.path().join("a/b/c");
+    assert_eq!(KernelTuningCache::open(&made).unwrap().root(), made);
+    assert!(made.is_dir());
+}
+
+const CHILD_EXPECT: &str = "KTC_STORE_TEST_CHILD_EXPECT";
+
+/// Runs only as a child of `load_or_create_honours_ktc_cache_dir`, where the
+/// environment can be set without racing other tests' threads.
+#[test]
+fn child_load_or_create() {
+    let Some(expect) = std::env::var_os(CHILD_EXPECT) else { return };
+    let result = KernelTuningCache::load_or_create();
+    match expect.to_str().unwrap() {
+        "err" => assert!(result.is_err(), "{result:?}"),
+        _ => assert_eq!(result.unwrap().root(), Path::new(&std::env::var_os("KTC_CACHE_DIR").unwrap())),
+    }
+}
+
+#[test]
+fn load_or_create_honours_ktc_cache_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    fs::write(&file, b"x").unwrap();
+    let cases = [(file.clone(), "err"), (file.join("under"), "err"), (dir.path().join("new/cache"), "ok")];
+    for (root, expect) in cases {
+        let status = Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", "child_load_or_create", "--nocapture", "--test-threads", "1"])
+            .env("KTC_CACHE_DIR", &root)
+            .env(CHILD_EXPECT, expect)
+            .status()
+            .unwrap();
+        assert!(status.success(), "KTC_CACHE_DIR={} should give {expect}", root.display());
+    }
+    assert!(dir.path().join("new/cache").is_dir());
+}
+
+#[test]
+fn stale_entry_is_reported_not_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let (old, new) = (prov("a"), prov("b"));
+    let stale = cache.update_with(KERNEL, &old, table()).unwrap();
+
+    let found = cache.lookup_with(KERNEL, &new, Some(&schema()), &[("n", AxisValue::from(1))]);
+    let LookupStatus::Stale { path, entry, changes } = &found.status else {
+        panic!("expected Stale, got {found:?}");
+    };
+    assert_eq!(path, &stale);
+    assert_eq!(entry.provenance, old);
+    let expected = FieldChange { field: "source_hash".into(), old: "a".into(), new: "b".into() };
+    assert_eq!(changes, &vec![expected]);
+    assert_eq!(found.entry(), None);
+    assert_eq!(found.decision(), None);
+
+    // Once the new code version has an entry, it is served.
+    let fresh = cache.update_with(KERNEL, &new, table()).unwrap();
+    assert_eq!(found_path(&cache.load(KERNEL, &new, None).status), fresh);
+}
+
+#[test]
+fn list_covers_every_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    cache.update_with(KERNEL, &prov("a"), table()).unwrap();
+    cache.update_with("other_kernel", &prov("a"), table()).unwrap();
+    open(dir.path()).with_fingerprint("fp-2").update_with(KERNEL, &prov("b"), table()).unwrap();
+    fs::write(key_dir(&cache, &prov("a")).join(FUTURE), b"garbage").unwrap();
+
+    let listed = cache.list();
+    assert_eq!(listed.len(), 4);
+    assert!(listed.windows(2).all(|w| w[0].path < w[1].path), "sorted");
+    let bad: Vec<_> = listed.iter().filter(|l| l.entry.is_err()).collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0].path.file_name().unwrap(), FUTURE);
+    let l = listed.iter().find(|l| l.fingerprint == "fp-2").unwrap();
+    assert_eq!((l.kernel.as_str(), l.code_version.clone()), (KERNEL, prov("b").code_version()));
+}
+
+#[test]
+fn gc_keeps_the_newest_and_dry_run_removes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let written: Vec<PathBuf> = (0..5).map(|_| cache.update_with(KERNEL, &p, table()).unwrap()).collect();
+    let key = key_dir(&cache, &p);
+    fs::write(key.join("20000101T000000.000000Z-0000000000000000.json"), b"old garbage").unwrap();
+
+    let options = GcOptions { keep: 2, dry_run: true, ..GcOptions::default() };
+    let dry = cache.gc(&options).unwrap();
+    let mut superseded = written[..3].to_vec();
+    superseded.sort();
+    assert_eq!(dry.removed, superseded);
+    assert_eq!(dry.kept, 2);
+    assert_eq!(dry.invalid.len(), 1, "{:?}", dry.invalid);
+    assert_eq!(names(&key).len(), 6, "a dry run removes nothing");
+
+    let real = cache.gc(&GcOptions { dry_run: false, ..options }).unwrap();
+    assert_eq!(real.removed, dry.removed);
+    assert_eq!(real.invalid, dry.invalid);
+    let mut left: Vec<PathBuf> = names(&key).iter().map(|n| key.join(n)).collect();
+    left.retain(|p| p.file_name().unwrap() != "20000101T000000.000000Z-0000000000000000.json");
+    assert_eq!(left, written[3..].to_vec(), "the invalid file stays; the two newest stay");
+
+    let default = cache.gc(&GcOptions::default()).unwrap();
+    assert_eq!(default.removed, vec![written[3].clone()]);
+    let purge = cache.gc(&GcOptions { remove_invalid: true, ..GcOptions::default() }).unwrap();
+    assert_eq!(purge.removed.len(), 1);
+    assert_eq!(names(&key), vec![written[4].file_name().unwrap().to_str().unwrap().to_owned()]);
+}
+
+#[test]
+fn gc_removes_old_temp_files_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    cache.update_with(KERNEL, &p, table()).unwrap();
+    let key = key_dir(&cache, &p);
+    let (old, fresh) = (key.join(".tmp-old"), key.join(".tmp-fresh"));
+    for path in [&old, &fresh] {
+        fs::write(path, b"partial").unwrap();
+    }
+    let eleven_minutes_ago = SystemTime::now() - Duration::from_secs(11 * 60);
+    fs::File::options().write(true).open(&old).unwrap().set_modified(eleven_minutes_ago).unwrap();
+
+    let report = cache.gc(&GcOptions::default()).unwrap();
+    assert_eq!(report.removed, vec![old.clone()]);
+    assert_eq!(report.kept, 1);
+    assert!(!old.exists());
+    assert!(fresh.exists(), "a young temp file may belong to a writer in flight");
+}
+
+#[test]
+fn gc_drops_other_code_versions_when_told_the_current_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let stale = cache.update_with(KERNEL, &prov("a"), table()).unwrap();
+    let current = cache.update_with(KERNEL, &prov("b"), table()).unwrap();
+    let elsewhere =
+        open(dir.path()).with_fingerprint("fp-2").update_with(KERNEL, &prov("a"), table()).unwrap();
+
+    let mut options = GcOptions::default();
+    options.current_code_versions.insert(KERNEL.into(), prov("b").code_version());
+    let report = cache.gc(&options).unwrap();
+    assert_eq!(report.removed, vec![stale]);
+    assert!(current.exists() && elsewhere.exists(), "other fingerprints are not touched");
+}

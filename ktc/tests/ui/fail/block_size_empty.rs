@@ -1,0 +1,19 @@
+#[ktc::tunable(axes(n = data.len()), sweep(n = [10]))]
+pub mod kernel {
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<u64>,) {
+        (vec![0; n],)
+    }
+
+    #[variant(reference)]
+    pub fn serial(data: &[u64]) -> u64 {
+        data.iter().sum()
+    }
+
+    #[variant(block_size = [])]
+    pub fn chunked(data: &[u64], block_size: usize) -> u64 {
+        data.chunks(block_size).map(serial).sum()
+    }
+}
+
+fn main() {}

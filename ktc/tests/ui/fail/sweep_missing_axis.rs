@@ -1,0 +1,14 @@
+#[ktc::tunable(axes(n = data.len(), k = bins), sweep(n = [10]))]
+pub mod kernel {
+    #[inputs]
+    pub fn inputs(n: usize, k: usize) -> (Vec<u64>, usize) {
+        (vec![0; n], k)
+    }
+
+    #[variant(reference)]
+    pub fn serial(data: &[u64], bins: usize) -> u64 {
+        data.iter().sum::<u64>() % bins as u64
+    }
+}
+
+fn main() {}
