@@ -340,7 +340,7 @@ fn same_signature(reference: &Variant, v: &Variant, cx: &Ctxt) {
         );
     } else {
         for (p, rp) in v.params.iter().zip(&reference.params) {
-            let text = |p: &crate::model::Param| p.arg.to_token_stream().to_string();
+            let text = |p: &crate::model::Param| tokens_text(&p.arg);
             if text(p) != text(rp) {
                 cx.error_spanned_by(
                     &p.arg,
@@ -349,7 +349,7 @@ fn same_signature(reference: &Variant, v: &Variant, cx: &Ctxt) {
             }
         }
     }
-    let ret = |v: &Variant| v.ret().map(|t| t.to_token_stream().to_string()).unwrap_or_else(|| "()".into());
+    let ret = |v: &Variant| v.ret().map(tokens_text).unwrap_or_else(|| "()".into());
     if ret(v) != ret(reference) {
         let at: &dyn ToTokens = match &v.sig.output {
             ReturnType::Default => &v.sig.ident,
@@ -431,6 +431,28 @@ fn verify(k: &Kernel, cx: &Ctxt) {
             );
         }
     }
+}
+
+/// Tokens as a person writes them (`data: &[u32]`, not `data : & [u32]`), for messages.
+/// The comparison itself is on the tokens' own text, so this only affects what is shown.
+fn tokens_text(tokens: &impl ToTokens) -> String {
+    let mut text = tokens.to_token_stream().to_string();
+    for (from, to) in [
+        (" :", ":"),
+        (" ,", ","),
+        ("& ", "&"),
+        ("[ ", "["),
+        (" ]", "]"),
+        ("( ", "("),
+        (" )", ")"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (":: ", "::"),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
 }
 
 /// `` `a`, `b` `` for a message.

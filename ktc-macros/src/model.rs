@@ -179,7 +179,7 @@ pub(crate) fn kernel(args: Args, mut module: ItemMod, hash_input: &[&TokenStream
 /// Removes the helper attributes from a function (they are not real attributes, so the
 /// emitted module must not keep them) and returns them.
 pub(crate) fn take_helpers(attrs: &mut Vec<Attribute>) -> Vec<Attribute> {
-    let (helpers, rest) = std::mem::take(attrs).into_iter().partition(|a| is_helper(a));
+    let (helpers, rest) = std::mem::take(attrs).into_iter().partition(is_helper);
     *attrs = rest;
     helpers
 }

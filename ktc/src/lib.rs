@@ -56,7 +56,7 @@ pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
 /// Turns a module of kernel variants into a tuned kernel (see the `ktc-macros` crate).
 #[doc(inline)]
 pub use ktc_macros::tunable;
-pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance};
+pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance, build_profile};
 pub use registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
 pub use residency::{Locate, Location, location};
 pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};

@@ -43,6 +43,10 @@ pub struct Provenance {
     pub source_hash: String,
     /// The rustc that built ktc (captured at build time).
     pub rustc_version: String,
+    /// `debug` or `release` (whether debug assertions are on), so a tuning measured on
+    /// an unoptimised `cargo test` build never serves a release build, nor the reverse.
+    #[serde(default)]
+    pub build_profile: String,
     /// CUDA driver version, `None` without CUDA.
     #[serde(default)]
     pub cuda_driver: Option<String>,
@@ -126,6 +130,7 @@ impl Provenance {
             kernel_crate_version: identity.crate_version.to_owned(),
             source_hash: identity.source_hash.to_owned(),
             rustc_version: env!("KTC_RUSTC_VERSION").to_owned(),
+            build_profile: build_profile().to_owned(),
             cuda_driver: cuda::driver_version(),
             nvrtc: cuda::nvrtc_version(),
             gpu: cuda::gpu_summary(ordinal),
@@ -191,6 +196,7 @@ impl Provenance {
         check("kernel_crate_version", &stored.kernel_crate_version, &self.kernel_crate_version);
         check("source_hash", &stored.source_hash, &self.source_hash);
         check("rustc_version", &stored.rustc_version, &self.rustc_version);
+        check("build_profile", &stored.build_profile, &self.build_profile);
         check("cuda_driver", &or_none(&stored.cuda_driver), &or_none(&self.cuda_driver));
         check("nvrtc", &or_none(&stored.nvrtc), &or_none(&self.nvrtc));
         if stored.gpu != self.gpu {
@@ -208,4 +214,11 @@ impl Provenance {
 /// A value's display form, `"none"` where absent.
 fn or_none<T: std::fmt::Display>(value: &Option<T>) -> String {
     value.as_ref().map_or_else(|| "none".to_owned(), T::to_string)
+}
+
+/// The build profile as far as it changes speed: debug assertions on or off. Cargo
+/// builds every crate of one build with the same profile, so ktc's own setting is the
+/// kernel crate's too (barring per-package profile overrides).
+pub fn build_profile() -> &'static str {
+    if cfg!(debug_assertions) { "debug" } else { "release" }
 }

@@ -30,7 +30,7 @@ impl SweepValue {
     /// The value as a query value.
     pub fn axis_value(self) -> crate::AxisValue<'static> {
         match self {
-            SweepValue::Num(v) => crate::AxisValue::Num(v as f64),
+            SweepValue::Num(v) => crate::AxisValue::Int(v),
             SweepValue::Label(l) => crate::AxisValue::Cat(l),
         }
     }

@@ -257,13 +257,14 @@ struct Pick {
 }
 
 fn pick() -> impl Strategy<Value = Pick> {
-    (0u8..9, any::<Index>(), 0.0f64..1.0).prop_map(|(how, at, frac)| Pick { how, at, frac })
+    (0u8..12, any::<Index>(), 0.0f64..1.0).prop_map(|(how, at, frac)| Pick { how, at, frac })
 }
 
 /// A query value owning its label; `None` is absent.
 #[derive(Clone, Debug, PartialEq)]
 enum Value {
     Num(f64),
+    Int(u64),
     Cat(String),
 }
 
@@ -271,6 +272,7 @@ impl Value {
     fn as_axis_value(&self) -> AxisValue<'_> {
         match self {
             Value::Num(v) => AxisValue::Num(*v),
+            Value::Int(v) => AxisValue::Int(*v),
             Value::Cat(l) => AxisValue::Cat(l),
         }
     }
@@ -290,6 +292,10 @@ fn pick_number(bounds: &[f64], p: &Pick) -> Option<Value> {
         5 => f64::NAN,
         6 => f64::INFINITY,
         7 => return Some(Value::Cat("host".into())),
+        // Integer queries, compared exactly: on, just below and just above a bound.
+        9 => return Some(Value::Int(bounds[i].max(0.0).floor() as u64)),
+        10 => return Some(Value::Int(bounds[i].max(0.0).ceil() as u64 + 1)),
+        11 => return Some(Value::Int((bounds[i].max(0.0).floor() as u64).saturating_sub(1))),
         _ => return None,
     };
     Some(Value::Num(v))
@@ -329,6 +335,10 @@ fn snap(values: &[GridValues], query: &[Option<Value>]) -> usize {
     values.iter().zip(query).fold(0, |flat, (v, q)| {
         let (len, i) = match (v, q) {
             (GridValues::Numeric(g), Some(Value::Num(x))) => (g.len(), g.iter().position(|b| x <= b)),
+            // Test integers are far below 2^53, so the conversion is exact.
+            (GridValues::Numeric(g), Some(Value::Int(x))) => {
+                (g.len(), g.iter().position(|b| *x as f64 <= *b))
+            }
             (GridValues::Categorical(l), Some(Value::Cat(x))) => (l.len(), l.iter().position(|b| b == x)),
             (GridValues::Numeric(g), _) => (g.len(), None),
             (GridValues::Categorical(l), _) => (l.len(), None),
@@ -433,7 +443,7 @@ fn build_table_case(categorical: &[bool], regions: Vec<RandomRegion>, queries: V
         for ((bounded, bound, label), axis) in conditions.into_iter().zip(&axes) {
             r = match (bounded, axis.kind) {
                 (false, _) => r,
-                (true, AxisKind::Numeric) => r.at_most(&axis.name, f64::from(bound) * 10.0),
+                (true, AxisKind::Numeric) => r.at_most(&axis.name, f64::from(bound) * 7.5),
                 (true, AxisKind::Categorical) => r.equals(&axis.name, LABELS[label.index(LABELS.len())]),
             };
         }

@@ -10,6 +10,7 @@ fn sample() -> Provenance {
         kernel_crate_version: "1.2.3".into(),
         source_hash: "9f86d081884c7d65".into(),
         rustc_version: "rustc 1.95.0 (59807616e 2026-10-01)".into(),
+        build_profile: "release".into(),
         cuda_driver: Some("12.8".into()),
         nvrtc: Some("12.8".into()),
         gpu: Some(GpuSummary {
@@ -32,6 +33,7 @@ fn edits() -> Vec<FieldEdit> {
         ("kernel_crate_version", |p| p.kernel_crate_version = "1.2.4".into()),
         ("source_hash", |p| p.source_hash = "0000".into()),
         ("rustc_version", |p| p.rustc_version = "rustc 1.96.0".into()),
+        ("build_profile", |p| p.build_profile = "debug".into()),
         ("cuda_driver", |p| p.cuda_driver = None),
         ("nvrtc", |p| p.nvrtc = Some("13.0".into())),
         ("gpu", |p| p.gpu.as_mut().unwrap().sm_count = 114),

@@ -22,6 +22,7 @@ fn prov(source_hash: &str) -> Provenance {
         kernel_crate_version: "1.0.0".into(),
         source_hash: source_hash.into(),
         rustc_version: "rustc 1.95.0".into(),
+        build_profile: "release".into(),
         cuda_driver: None,
         nvrtc: None,
         gpu: None,

@@ -8,7 +8,7 @@
 //! cell's answer is taken, once, from [`DecisionTable::lookup`] on a representative
 //! query: the compiled answer equals the linear scan's by construction.
 
-use super::{Axis, AxisKind, AxisValue, Condition, DecisionTable};
+use super::{Axis, AxisKind, AxisValue, Condition, DecisionTable, int_floor};
 
 /// A [`DecisionTable`] indexed for lookups that cost a few comparisons per axis,
 /// whatever the number of regions.
@@ -147,6 +147,12 @@ struct SmallCells {
 #[derive(Clone, Copy, Debug)]
 struct SmallAxis {
     bounds: [f64; SCAN_BOUNDS],
+    /// For integer queries: the bounds that some `u64` can satisfy, as their floors
+    /// (`v ≤ b` ⟺ `v ≤ ⌊b⌋`), padded with `u64::MAX` — which no query exceeds, so the
+    /// scan stops without a length check.
+    int_bounds: [u64; SCAN_BOUNDS + 1],
+    /// Bounds no `u64` satisfies (negative): every integer query lies above them.
+    int_below: usize,
     len: usize,
     stride: usize,
 }
@@ -160,7 +166,17 @@ impl SmallCells {
                 AxisIndex::Numeric { bounds, stride } if bounds.len() <= SCAN_BOUNDS => {
                     let mut padded = [f64::INFINITY; SCAN_BOUNDS];
                     padded[..bounds.len()].copy_from_slice(bounds);
-                    Some(SmallAxis { bounds: padded, len: bounds.len(), stride: *stride })
+                    let floors: Vec<u64> = bounds.iter().filter_map(|&b| int_floor(b)).collect();
+                    let mut int_bounds = [u64::MAX; SCAN_BOUNDS + 1];
+                    int_bounds[..floors.len()].copy_from_slice(&floors);
+                    let int_below = bounds.len() - floors.len();
+                    Some(SmallAxis {
+                        bounds: padded,
+                        int_bounds,
+                        int_below,
+                        len: bounds.len(),
+                        stride: *stride,
+                    })
                 }
                 _ => None,
             })
@@ -177,11 +193,19 @@ impl SmallCells {
     fn find(&self, query: &[AxisValue<'_>]) -> usize {
         let mut cell = 0;
         for (i, axis) in self.axes.iter().enumerate() {
-            let v = match query.get(i) {
-                Some(AxisValue::Num(v)) => *v,
-                _ => f64::NAN,
+            let below = match query.get(i) {
+                // Sizes: a short scan whose branches the predictor learns, since one call
+                // site sees similar sizes call after call.
+                Some(&AxisValue::Int(v)) => {
+                    let mut k = 0;
+                    while v > axis.int_bounds[k] {
+                        k += 1;
+                    }
+                    axis.int_below + k
+                }
+                Some(&AxisValue::Num(v)) => axis.bounds.iter().map(|&b| usize::from(!(v <= b))).sum(),
+                _ => SCAN_BOUNDS,
             };
-            let below: usize = axis.bounds.iter().map(|&b| usize::from(!(v <= b))).sum();
             cell += below.min(axis.len) * axis.stride;
         }
         // In range by construction; the check is one predictable branch.
@@ -196,6 +220,9 @@ impl AxisIndex {
             AxisIndex::Numeric { bounds, stride } => {
                 let bucket = match value {
                     Some(AxisValue::Num(v)) => numeric_bucket(bounds, *v),
+                    Some(AxisValue::Int(v)) => {
+                        bounds.partition_point(|&b| int_floor(b).is_none_or(|b| *v > b))
+                    }
                     _ => bounds.len(),
                 };
                 bucket * stride

@@ -62,16 +62,31 @@ impl Condition {
     pub fn contains(&self, value: AxisValue<'_>) -> bool {
         match (self, value) {
             (Condition::Le(bound), AxisValue::Num(v)) => v <= *bound,
+            (Condition::Le(bound), AxisValue::Int(v)) => int_floor(*bound).is_some_and(|b| v <= b),
             (Condition::Eq(label), AxisValue::Cat(v)) => label == v,
             _ => false,
         }
     }
 }
 
+/// The largest integer `≤ bound`, for comparing integer queries exactly (`v ≤ b` ⟺
+/// `v ≤ ⌊b⌋`); `None` when no `u64` is `≤ bound` (negative or NaN).
+#[inline]
+pub(crate) fn int_floor(bound: f64) -> Option<u64> {
+    if bound >= 0.0 {
+        // `as` saturates above u64::MAX, which is exactly the floor wanted there.
+        Some(bound.floor() as u64)
+    } else {
+        None
+    }
+}
+
 /// A query's value on one axis.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AxisValue<'a> {
-    /// A numeric axis value (problem sizes are converted to `f64`).
+    /// A non-negative integer axis value (sizes, counts), compared exactly.
+    Int(u64),
+    /// Any other numeric axis value.
     Num(f64),
     /// A categorical axis value, e.g. `"host"`.
     Cat(&'a str),
@@ -87,7 +102,19 @@ macro_rules! num_axis_value {
         }
     )*};
 }
-num_axis_value!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
+num_axis_value!(i8, i16, i32, i64, isize, f32, f64);
+
+macro_rules! int_axis_value {
+    ($($t:ty),*) => {$(
+        impl From<$t> for AxisValue<'_> {
+            #[inline]
+            fn from(v: $t) -> Self {
+                AxisValue::Int(v as u64)
+            }
+        }
+    )*};
+}
+int_axis_value!(u8, u16, u32, u64, usize);
 
 impl<'a> From<&'a str> for AxisValue<'a> {
     fn from(v: &'a str) -> Self {

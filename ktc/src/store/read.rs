@@ -115,11 +115,18 @@ impl KernelTuningCache {
     /// the newest valid entry of another code version is reported as
     /// [`LookupStatus::Stale`]. Never fails and never panics on file contents.
     pub fn load(&self, kernel: &str, provenance: &Provenance, schema: Option<&KernelSchema>) -> Lookup {
-        let mut skipped = Vec::new();
-        let status = self.find(kernel, provenance, schema, &mut skipped);
-        for s in &skipped {
+        let lookup = self.load_quiet(kernel, provenance, schema);
+        for s in &lookup.skipped {
             crate::warn_once(format!("skipping tuning cache entry {s}"));
         }
+        lookup
+    }
+
+    /// As [`load`](KernelTuningCache::load) without warning: for callers (the
+    /// dispatcher) that fold the skipped files into a warning of their own.
+    pub fn load_quiet(&self, kernel: &str, provenance: &Provenance, schema: Option<&KernelSchema>) -> Lookup {
+        let mut skipped = Vec::new();
+        let status = self.find(kernel, provenance, schema, &mut skipped);
         Lookup { status, skipped }
     }
 

@@ -7,10 +7,13 @@
 //! invalid entry, a variant whose capability is missing — is settled in
 //! [`Dispatch::load`], which never panics and warns once.
 
+mod fast;
+
 use crate::decision::{CompiledTable, DecisionTable, Region};
 use crate::registry::Tuner;
 use crate::store::{KernelTuningCache, LookupStatus};
 use crate::{AxisValue, Entry, Provenance, warn_once};
+use fast::FastTable;
 use std::path::PathBuf;
 
 /// Where a [`Choice`] came from.
@@ -64,6 +67,8 @@ impl std::fmt::Display for Choice {
 #[derive(Debug)]
 pub struct Dispatch {
     tuner: &'static Tuner,
+    /// The fast path, where the table has its shape.
+    fast: Option<FastTable>,
     index: CompiledTable,
     /// Per region: (variant index, block size or 0).
     choices: Box<[(usize, usize)]>,
@@ -89,9 +94,19 @@ impl Dispatch {
     /// As [`load`](Dispatch::load), from a given store.
     pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
         let provenance = Provenance::current(&tuner.identity);
-        let lookup = cache.load(tuner.name, &provenance, Some(&tuner.schema()));
+        let lookup = cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema()));
+        // One warning per cause: skipped files are named in the fallback's warning, or in
+        // their own when a valid older entry is served.
+        let skipped: Vec<String> = lookup.skipped.iter().map(|s| s.to_string()).collect();
+        let skipped =
+            if skipped.is_empty() { String::new() } else { format!("; skipped {}", skipped.join("; ")) };
         let miss_reason = match lookup.status {
-            LookupStatus::Found { path, entry, .. } => return Dispatch::from_entry(tuner, path, &entry),
+            LookupStatus::Found { path, entry, .. } => {
+                if !skipped.is_empty() {
+                    warn_once(format!("{}: using {}{skipped}", tuner.name, path.display()));
+                }
+                return Dispatch::from_entry(tuner, path, &entry);
+            }
             LookupStatus::Stale { path, changes, .. } => {
                 let changes: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
                 format!("the tuning at {} is stale ({})", path.display(), changes.join("; "))
@@ -103,7 +118,7 @@ impl Dispatch {
                 provenance.code_version(),
                 cache.root().display()
             ),
-        };
+        } + &skipped;
         if tune_on_miss() {
             return Dispatch::tune_now(tuner, cache, &miss_reason);
         }
@@ -159,6 +174,7 @@ impl Dispatch {
         }
         Dispatch {
             tuner,
+            fast: FastTable::build(&table, |region| choices[region]),
             index: CompiledTable::compile(&table),
             choices: choices.into_boxed_slice(),
             rerouted: rerouted.into_boxed_slice(),
@@ -176,10 +192,12 @@ impl Dispatch {
             axes: tuner.schema().axes,
             regions: vec![Region::new(tuner.variants[fallback].name)],
         };
+        let choice = (fallback, default_block(tuner, fallback));
         Dispatch {
             tuner,
+            fast: FastTable::build(&table, |_| choice),
             index: CompiledTable::compile(&table),
-            choices: vec![(fallback, default_block(tuner, fallback))].into_boxed_slice(),
+            choices: vec![choice].into_boxed_slice(),
             rerouted: vec![None].into_boxed_slice(),
             regions: table.regions,
             entry: None,
@@ -190,8 +208,19 @@ impl Dispatch {
     /// The variant index and block size (0 for variants without one) for a call whose
     /// axes take these values, in the kernel's axis order. The hot path: no
     /// allocation, lock, syscall or formatting.
-    #[inline]
-    pub fn choose(&self, axes: &[AxisValue<'_>]) -> (usize, usize) {
+    #[inline(always)]
+    pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
+        if let Some(fast) = &self.fast
+            && let Some(choice) = fast.find(axes)
+        {
+            return choice;
+        }
+        self.choose_general(axes)
+    }
+
+    /// Tables or queries the fast path does not cover: floats, labels, many bounds.
+    #[inline(never)]
+    fn choose_general(&self, axes: &[AxisValue<'_>]) -> (usize, usize) {
         let region = self.index.find(axes);
         match self.choices.get(region) {
             Some(&choice) => choice,

@@ -1,0 +1,185 @@
+//! Dispatch never breaks on a bad store: no entry, a corrupt entry, an entry naming an
+//! unknown variant or a block size outside the declared list, a stale entry, or an
+//! entry choosing a variant whose capability is missing here → the reference runs, one
+//! warning, correct output. Each case runs in a fresh child process (the dispatcher
+//! loads once per process).
+
+use ktc::{ChoiceSource, KernelTuningCache, Provenance, Region};
+use std::path::Path;
+use std::process::Command;
+
+/// A test fixture: `gpu` stands in for a CUDA variant (its body runs on the CPU) so the
+/// capability check, not the kernel, is what the test exercises.
+#[ktc::tunable(axes(n = data.len()), sweep(n = [64, 4096]))]
+pub mod scale {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
+        ((0..n).map(|i| i as f32 * 0.5).collect(), vec![0.0; n])
+    }
+
+    /// The reference.
+    #[variant(reference)]
+    pub fn serial(data: &[f32], out: &mut [f32]) {
+        for (o, d) in out.iter_mut().zip(data) {
+            *o = d * 2.0;
+        }
+    }
+
+    /// Processes `block_size` elements at a time.
+    #[variant(block_size = [16, 256])]
+    pub fn chunked(data: &[f32], out: &mut [f32], block_size: usize) {
+        for (o, d) in out.chunks_mut(block_size).zip(data.chunks(block_size)) {
+            serial(d, o);
+        }
+    }
+
+    /// Needs CUDA.
+    #[variant(requires = cuda)]
+    pub fn gpu(data: &[f32], out: &mut [f32]) {
+        serial(data, out);
+    }
+}
+
+const CHILD: &str = "KTC_FALLBACK_CHILD";
+const FINGERPRINT: &str = "fallback-host";
+
+fn cache(dir: &Path) -> KernelTuningCache {
+    KernelTuningCache::open(dir).unwrap().with_fingerprint(FINGERPRINT)
+}
+
+fn current() -> Provenance {
+    Provenance::current(&scale::__KTC_TUNER.identity)
+}
+
+fn write_regions(dir: &Path, provenance: &Provenance, regions: Vec<Region>) {
+    let cache = cache(dir);
+    let table = ktc::DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions };
+    cache.write_entry(&cache.new_entry("scale", provenance, table)).unwrap();
+}
+
+/// Runs the child in a fresh process; returns its stdout and its ktc warnings.
+fn run_child(dir: &Path) -> (String, Vec<String>) {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "child_dispatches", "--nocapture", "--test-threads", "1"])
+        .env(CHILD, "1")
+        .env("KTC_CACHE_DIR", dir)
+        .env("KTC_FINGERPRINT", FINGERPRINT)
+        .env_remove("KTC_TUNE_ON_MISS")
+        .env_remove("KTC_QUIET")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "child failed:\n{stdout}\n{stderr}");
+    let warnings = stderr.lines().filter(|l| l.starts_with("ktc warning:")).map(str::to_owned).collect();
+    (stdout, warnings)
+}
+
+/// Asserts the child fell back to the reference with correct output and exactly one
+/// warning containing `cause`.
+fn assert_fell_back(dir: &Path, cause: &str) {
+    let (stdout, warnings) = run_child(dir);
+    assert!(stdout.contains("VARIANT serial FALLBACK"), "{stdout}");
+    assert!(stdout.contains("OUTPUT equal"), "{stdout}");
+    assert_eq!(warnings.len(), 1, "expected one warning, got {warnings:#?}");
+    assert!(warnings[0].contains(cause), "warning {:?} does not mention {cause:?}", warnings[0]);
+}
+
+#[test]
+fn child_dispatches() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    for _ in 0..3 {
+        let (data, mut out) = scale::inputs(1000);
+        let choice = scale::explain(&data, &mut out);
+        scale::call(&data, &mut out);
+        let mut expected = vec![0.0; data.len()];
+        scale::serial(&data, &mut expected);
+        let kind = if matches!(choice.source, ChoiceSource::Fallback { .. }) { "FALLBACK" } else { "REGION" };
+        println!("VARIANT {} {kind}", choice.variant);
+        println!("OUTPUT {}", if out == expected { "equal" } else { "differs" });
+    }
+}
+
+#[test]
+fn no_entry_falls_back() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    assert_fell_back(dir.path(), "no tuning for `scale`");
+}
+
+#[test]
+fn corrupt_entry_falls_back() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(FINGERPRINT).join("scale").join(current().code_version());
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("20261130T000000.000000Z-0123456789abcdef.json");
+    std::fs::write(&file, b"{\"schema\": 1, \"kernel\": \"sca").unwrap();
+    assert_fell_back(dir.path(), "20261130T000000.000000Z-0123456789abcdef.json");
+}
+
+#[test]
+fn unknown_variant_falls_back() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write_regions(dir.path(), &current(), vec![Region::new("warp_speed")]);
+    assert_fell_back(dir.path(), "warp_speed");
+}
+
+#[test]
+fn block_size_outside_the_declared_list_falls_back() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write_regions(dir.path(), &current(), vec![Region::new("chunked").block_size(999)]);
+    assert_fell_back(dir.path(), "999");
+}
+
+#[test]
+fn stale_entry_is_reported_and_not_served() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut old = current();
+    old.source_hash = "0000000000000000".into();
+    write_regions(dir.path(), &old, vec![Region::new("chunked").block_size(16)]);
+    assert_fell_back(dir.path(), "source_hash");
+}
+
+#[test]
+fn variant_with_missing_capability_falls_back() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    if ktc::capability_available(ktc::Capability::Cuda).is_ok() {
+        println!("skipped: CUDA is present here, so the `gpu` variant is available");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write_regions(dir.path(), &current(), vec![Region::new("gpu")]);
+    assert_fell_back(dir.path(), "`gpu` is unavailable");
+}
+
+#[test]
+fn a_valid_entry_is_served() {
+    if std::env::var_os(CHILD).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write_regions(dir.path(), &current(), vec![Region::new("chunked").block_size(256)]);
+    let (stdout, warnings) = run_child(dir.path());
+    assert!(stdout.contains("VARIANT chunked REGION"), "{stdout}");
+    assert!(stdout.contains("OUTPUT equal"), "{stdout}");
+    assert!(warnings.is_empty(), "{warnings:#?}");
+}
