@@ -37,6 +37,7 @@ mod dispatch;
 mod entry;
 mod error;
 mod fingerprint;
+pub mod guide;
 mod provenance;
 mod registry;
 mod residency;
