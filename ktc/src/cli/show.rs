@@ -4,6 +4,7 @@ use super::context::{Ctx, Failure};
 use super::table;
 use crate::{AxisValue, Entry, Measurement};
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
@@ -61,10 +62,9 @@ fn plain(v: &serde_json::Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_owned)
 }
 
-/// Whether the entry's table chooses `m`'s (variant, block size) at `m`'s point.
-pub(crate) fn is_chosen(entry: &Entry, m: &Measurement) -> bool {
-    let query: Vec<(&str, AxisValue<'_>)> = m
-        .point
+/// A stored grid point as a table query: strings are labels, integers exact.
+pub(crate) fn query_of(point: &BTreeMap<String, serde_json::Value>) -> Vec<(&str, AxisValue<'_>)> {
+    point
         .iter()
         .map(|(name, v)| {
             let value = match v {
@@ -75,7 +75,12 @@ pub(crate) fn is_chosen(entry: &Entry, m: &Measurement) -> bool {
             };
             (name.as_str(), value)
         })
-        .collect();
+        .collect()
+}
+
+/// Whether the entry's table chooses `m`'s (variant, block size) at `m`'s point.
+fn is_chosen(entry: &Entry, m: &Measurement) -> bool {
+    let query = query_of(&m.point);
     entry.table().lookup(&query).is_some_and(|(_, r)| r.variant == m.variant && r.block_size == m.block_size)
 }
 

@@ -50,7 +50,7 @@ fn draw_panel<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let (x_range, y_range) = ranges(panel);
+    let (x_range, y_range) = (panel.x_range.clone(), panel.y_range.clone());
     let caption = if panel.caption.is_empty() {
         "shaded: the variant the table chooses".to_owned()
     } else {
@@ -74,16 +74,17 @@ where
         .label_style(("sans-serif", 14))
         .axis_desc_style(("sans-serif", 15))
         .draw()?;
-    for (x0, x1, s) in shaded_spans(panel, &x_range) {
+    for &(x0, x1, s) in &panel.spans {
         let style = color(s).mix(0.15).filled();
         chart
             .draw_series(std::iter::once(Rectangle::new([(x0, y_range.start), (x1, y_range.end)], style)))?;
-        // The chosen variant's name at the top of its span, so the shading reads alone.
-        let at = ((x0 * x1).sqrt(), y_range.end / 1.4);
+        // The chosen variant's name in the empty strip below the lowest point, so the
+        // shading reads without the legend and never collides with it.
+        let at = ((x0 * x1).sqrt(), y_range.start * 1.15);
         let font =
             ("sans-serif", 14).into_font().color(&color(s)).pos(plotters::style::text_anchor::Pos::new(
                 plotters::style::text_anchor::HPos::Center,
-                plotters::style::text_anchor::VPos::Top,
+                plotters::style::text_anchor::VPos::Bottom,
             ));
         chart.draw_series(std::iter::once(Text::new(plot.series[s].clone(), at, font)))?;
     }
@@ -108,36 +109,6 @@ where
     Ok(())
 }
 
-/// The x and y ranges, padded so the outermost points sit inside the frame.
-fn ranges(panel: &Panel) -> (std::ops::Range<f64>, std::ops::Range<f64>) {
-    let points = panel.lines.iter().flatten();
-    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
-    for &(x, y) in points {
-        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
-    }
-    if x0 > x1 {
-        return (1.0..10.0, 1.0..10.0);
-    }
-    (x0 / 1.5..x1 * 1.5, y0 / 2.0..y1 * 2.0)
-}
-
-/// Per run of grid points choosing the same series: the span from the geometric
-/// midpoint with its left neighbour to the one with its right neighbour (the frame's
-/// edge at the ends).
-fn shaded_spans(panel: &Panel, x_range: &std::ops::Range<f64>) -> Vec<(f64, f64, usize)> {
-    let chosen = &panel.chosen;
-    let mut spans: Vec<(f64, f64, usize)> = Vec::new();
-    for (i, &(x, s)) in chosen.iter().enumerate() {
-        let left = if i == 0 { x_range.start } else { (chosen[i - 1].0 * x).sqrt() };
-        let right = chosen.get(i + 1).map_or(x_range.end, |&(next, _)| (next * x).sqrt());
-        match spans.last_mut() {
-            Some(last) if last.2 == s => last.1 = right,
-            _ => spans.push((left, right, s)),
-        }
-    }
-    spans
-}
-
 /// `1000`, `30k`, `1M`, `4.5M`: tick labels that fit.
 fn compact(v: f64) -> String {
     let (scaled, unit) = match v.abs() {
@@ -160,13 +131,5 @@ mod tests {
         assert_eq!(compact(30_000.0), "30k");
         assert_eq!(compact(4_500_000.0), "4.5M");
         assert_eq!(compact(1e6), "1M");
-    }
-
-    #[test]
-    fn spans_meet_at_geometric_midpoints() {
-        let chosen = vec![(100.0, 0), (10_000.0, 1), (1_000_000.0, 1)];
-        let panel = Panel { caption: String::new(), lines: Vec::new(), chosen };
-        let spans = shaded_spans(&panel, &(10.0..10_000_000.0));
-        assert_eq!(spans, vec![(10.0, 1000.0, 0), (1000.0, 10_000_000.0, 1)]);
     }
 }
