@@ -162,3 +162,30 @@ fn a_missing_bundle_or_store_entry_is_an_error_with_advice() {
     let listed = json(store.path(), &["list"]);
     assert_eq!(listed["entries"], serde_json::json!([]));
 }
+
+#[test]
+fn plot_shades_each_region_in_its_variants_colour() {
+    let (store, report) = tuned_store();
+    // A newer entry of the same code version whose table switches at n = 1000.
+    let mut entry = report.entry.clone();
+    entry.regions =
+        vec![ktc::Region::new("blocked").block_size(64).at_most("n", 1000.0), ktc::Region::new("serial")];
+    entry.created = ktc::now_rfc3339();
+    KernelTuningCache::open(store.path()).unwrap().write_entry(&entry).unwrap();
+    let svg = store.path().join("regions.svg");
+    json(store.path(), &["plot", "histogram", "--out", svg.to_str().unwrap()]);
+    let source = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&source).unwrap();
+    // Shading is the translucent rectangles; series 0 (serial) and 1 (blocked/64) colours.
+    let shaded: Vec<(f64, &str)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("opacity") == Some("0.15"))
+        .map(|n| (n.attribute("x").unwrap().parse().unwrap(), n.attribute("fill").unwrap()))
+        .collect();
+    assert_eq!(shaded.len(), 4, "two spans in each of two panels: {shaded:?}");
+    for panel in shaded.chunks(2) {
+        assert_eq!(panel[0].1, "#FF7F0E", "n ≤ 1000 is blocked/64's: {shaded:?}");
+        assert_eq!(panel[1].1, "#1F77B4", "the rest is serial's: {shaded:?}");
+        assert!(panel[0].0 < panel[1].0);
+    }
+}
