@@ -44,6 +44,7 @@ fn options(dir: &std::path::Path) -> SweepOptions {
         cache_dir: Some(dir.to_path_buf()),
         fingerprint: Some("sweep-host".into()),
         progress: false,
+        ..SweepOptions::default()
     }
 }
 

@@ -31,6 +31,8 @@
 // Lets `::ktc::...` paths (as generated code writes them) resolve inside this crate too.
 extern crate self as ktc;
 
+#[cfg(feature = "cli")]
+pub mod cli;
 mod cuda;
 mod decision;
 mod dispatch;
@@ -41,6 +43,7 @@ pub mod guide;
 mod provenance;
 mod registry;
 mod residency;
+mod retune;
 mod store;
 pub mod sweep;
 mod warn;
@@ -60,6 +63,7 @@ pub use ktc_macros::tunable;
 pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance, build_profile};
 pub use registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
 pub use residency::{Locate, Location, location};
+pub use retune::{Device, RetuneOptions, RetuneOutcome, RetuneSummary, devices_for, retune_all};
 pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};
 pub use warn::warn_once;
 

@@ -27,13 +27,28 @@ impl KernelTuningCache {
     /// a wrong schema number, a fingerprint, kernel or code version that is not a safe
     /// path component (`[A-Za-z0-9._-]`), or a failed file-system operation.
     pub fn write_entry(&self, entry: &Entry) -> Result<PathBuf, Error> {
+        self.publish_entry(entry, None)
+    }
+
+    /// Writes `entry` as [`write_entry`](Self::write_entry) does, under a name stamped
+    /// with the entry's `created` time when that is RFC 3339 UTC as ktc writes it, so an
+    /// imported entry sorts by when it was measured, not when it arrived: an old bundle
+    /// never shadows a newer local tuning.
+    ///
+    /// # Errors
+    /// As [`write_entry`](Self::write_entry).
+    pub fn import_entry(&self, entry: &Entry) -> Result<PathBuf, Error> {
+        self.publish_entry(entry, created_stamp(&entry.created))
+    }
+
+    fn publish_entry(&self, entry: &Entry, stamp: Option<String>) -> Result<PathBuf, Error> {
         let dir = self.entry_dir(entry)?;
         entry.table().validate(None)?;
         let mut bytes = serde_json::to_vec_pretty(entry)?;
         bytes.push(b'\n');
         fs::create_dir_all(&dir).map_err(|e| Error::io("create entry folder", &dir, e))?;
         let tmp = write_temp(&dir, &bytes)?;
-        let published = publish(&tmp, &dir);
+        let published = publish(&tmp, &dir, stamp.as_deref());
         // The temp name is only a staging link; the entry lives under its final name.
         let _ = fs::remove_file(&tmp);
         let path = published?;
@@ -81,10 +96,14 @@ fn write_temp(dir: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
 }
 
 /// Links `tmp` under a fresh final name; a name already taken is never replaced.
-fn publish(tmp: &Path, dir: &Path) -> Result<PathBuf, Error> {
+fn publish(tmp: &Path, dir: &Path, stamp: Option<&str>) -> Result<PathBuf, Error> {
     let mut last = None;
     for _ in 0..PUBLISH_ATTEMPTS {
-        let path = dir.join(entry_file_name(SystemTime::now()));
+        let name = match stamp {
+            Some(stamp) => format!("{stamp}-{}.json", nonce()),
+            None => entry_file_name(SystemTime::now()),
+        };
+        let path = dir.join(name);
         match fs::hard_link(tmp, &path) {
             Ok(()) => return Ok(path),
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some((path, e)),
@@ -117,6 +136,14 @@ fn sync_dir(dir: &Path) {
 /// `<UTC stamp>-<16 hex nonce>.json`: sorts by time as a string.
 pub(crate) fn entry_file_name(t: SystemTime) -> String {
     format!("{}-{}.json", Utc::of(t).file_stamp(), nonce())
+}
+
+/// The file-name stamp (`20261130T032516.123456Z`) of an RFC 3339 `created` time
+/// (`2026-11-30T03:25:16.123456Z`); `None` for any other shape.
+fn created_stamp(created: &str) -> Option<String> {
+    let stamp: String = created.chars().filter(|c| !matches!(c, '-' | ':')).collect();
+    let shaped = created.len() == 27 && is_entry_file_name(&format!("{stamp}-0000000000000000.json"));
+    shaped.then_some(stamp)
 }
 
 /// 16 hex characters that differ between processes, threads and calls.
@@ -159,5 +186,13 @@ mod tests {
         assert!(!is_entry_file_name("x.json"));
         assert!(!is_entry_file_name("20261130T032516.123456Z-9f2c41d07a3b55eX.json"));
         assert_ne!(nonce(), nonce());
+    }
+
+    #[test]
+    fn created_times_become_stamps() {
+        assert_eq!(created_stamp("2026-11-30T03:25:16.123456Z").as_deref(), Some("20261130T032516.123456Z"));
+        assert_eq!(created_stamp("2026-11-30 03:25:16"), None);
+        assert_eq!(created_stamp("../../../../etc/passwd-xxxxxxxxxx"), None);
+        assert_eq!(created_stamp(""), None);
     }
 }

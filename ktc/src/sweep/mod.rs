@@ -21,5 +21,6 @@ pub use approx::Approx;
 pub use cargo_test::cargo_test;
 pub use harness::Harness;
 pub use options::{SweepMode, SweepOptions, SweepReport};
+pub use progress::ProgressGroup;
 pub use run::run;
 pub use values::FromSweepValue;

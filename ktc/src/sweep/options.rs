@@ -26,6 +26,12 @@ pub struct SweepOptions {
     pub fingerprint: Option<String>,
     /// Show a progress bar when stderr is a terminal.
     pub progress: bool,
+    /// The GPU ordinal the entry is for: its provenance records that device's GPU.
+    /// `0` (the default) for CPU-only kernels, as [`Provenance::current`](crate::Provenance::current).
+    pub device: usize,
+    /// Shows the bar as one line of a group (one line per kernel × device in
+    /// [`retune_all`](crate::retune_all)); `None`: a bar of its own.
+    pub progress_group: Option<super::ProgressGroup>,
 }
 
 impl SweepOptions {
@@ -41,7 +47,7 @@ impl SweepOptions {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map(Duration::from_secs_f64);
-        SweepOptions { mode, budget, cache_dir: None, fingerprint: None, progress: true }
+        SweepOptions { mode, budget, progress: true, ..SweepOptions::default() }
     }
 }
 

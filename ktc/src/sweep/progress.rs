@@ -1,16 +1,51 @@
-//! A progress bar on long sweeps when stderr is a terminal; nothing otherwise.
+//! A progress bar on long sweeps when stderr is a terminal; nothing otherwise. Bars of
+//! one [`ProgressGroup`] stack as lines of one display (indicatif's `MultiProgress`).
 
+use super::options::SweepOptions;
 use std::io::IsTerminal;
 
-/// Progress over a sweep's (grid point × candidate) runs.
+/// A group of progress bars shown together, one line per sweep, each line labelled
+/// (`sum on cpu`). Cloning shares the display. Without the `progress` feature it shows
+/// nothing.
+#[derive(Clone, Default)]
+pub struct ProgressGroup {
+    #[cfg(feature = "progress")]
+    multi: indicatif::MultiProgress,
+    label: Option<String>,
+}
+
+impl std::fmt::Debug for ProgressGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProgressGroup").field("label", &self.label).finish_non_exhaustive()
+    }
+}
+
+impl ProgressGroup {
+    /// A new, empty group.
+    pub fn new() -> Self {
+        ProgressGroup::default()
+    }
+
+    /// The same group, with `label` as the prefix of the next sweep's line.
+    pub fn labelled(&self, label: impl Into<String>) -> Self {
+        ProgressGroup { label: Some(label.into()), ..self.clone() }
+    }
+}
+
+/// Progress over a sweep's grid points.
 pub(crate) struct Progress {
     #[cfg(feature = "progress")]
     bar: Option<indicatif::ProgressBar>,
+    /// A grouped bar stays on screen when done, so the group reads as a summary.
+    #[cfg(feature = "progress")]
+    keep: bool,
 }
 
 impl Progress {
-    pub(super) fn new(kernel: &str, total: u64, wanted: bool) -> Progress {
-        let shown = wanted && std::io::stderr().is_terminal();
+    pub(super) fn new(kernel: &str, total: u64, options: &SweepOptions) -> Progress {
+        let shown = options.progress && std::io::stderr().is_terminal();
+        let group = options.progress_group.as_ref();
+        let label = group.and_then(|g| g.label.clone()).unwrap_or_else(|| kernel.to_owned());
         #[cfg(feature = "progress")]
         {
             let bar = shown.then(|| {
@@ -20,14 +55,17 @@ impl Progress {
                 )
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
                 bar.set_style(style.progress_chars("=> "));
-                bar.set_prefix(format!("tuning {kernel}"));
-                bar
+                bar.set_prefix(format!("tuning {label}"));
+                match group {
+                    Some(g) => g.multi.add(bar),
+                    None => bar,
+                }
             });
-            Progress { bar }
+            Progress { bar, keep: group.is_some() }
         }
         #[cfg(not(feature = "progress"))]
         {
-            let _ = (kernel, total, shown);
+            let _ = (label, total, shown, group);
             Progress {}
         }
     }
@@ -43,7 +81,11 @@ impl Progress {
     pub(super) fn finish(&self) {
         #[cfg(feature = "progress")]
         if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+            if self.keep {
+                bar.finish_with_message("done");
+            } else {
+                bar.finish_and_clear();
+            }
         }
     }
 }

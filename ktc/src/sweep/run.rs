@@ -31,7 +31,7 @@ pub fn run<H: Harness>(
     let cache = open_cache(options)?;
     let (rounds, budget) = limits(options);
     let started = Instant::now();
-    let progress = Progress::new(tuner.name, plan.points.len() as u64, options.progress);
+    let progress = Progress::new(tuner.name, plan.points.len() as u64, options);
     let mut live = vec![true; plan.candidates.len()];
     let mut excluded = plan.unavailable.clone();
     let mut results = Vec::with_capacity(plan.points.len());
@@ -135,7 +135,7 @@ fn build_entry(
     let schema = tuner.schema();
     let grids: Vec<GridValues> = tuner.axes.iter().map(|a| grid_values(a.grid)).collect();
     let regions = compact_regions(&schema.axes, &grids, &winners);
-    let provenance = Provenance::current(&tuner.identity);
+    let provenance = Provenance::for_device(&tuner.identity, options.device);
     let entry = Entry {
         schema: SCHEMA,
         kernel: tuner.name.to_string(),

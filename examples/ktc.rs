@@ -1,0 +1,15 @@
+//! A kernel crate's own `ktc` command line: `ktc::cli::main()` with the crate's kernels
+//! linked, so it can also `retune` them.
+//!
+//! ```sh
+//! cargo run --example ktc -- retune          # sweep every linked kernel on every device
+//! cargo run --example ktc -- list            # what the store holds, judged exactly
+//! ```
+
+// linkme: a crate's tuners are linked only into binaries that name the crate. The lead
+// swaps this for the kernels crate once it lands.
+use ktc_workspace as _;
+
+fn main() -> std::process::ExitCode {
+    ktc::cli::main()
+}

@@ -1,0 +1,128 @@
+//! The command line's shape (clap derive). New subcommands (`push`, `pull`,
+//! `remote ls`) are new [`Command`] variants and a file each beside this one.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+/// Inspect, maintain and (from a binary that links kernels) re-tune a ktc tuning cache.
+#[derive(Debug, Parser)]
+#[command(name = "ktc", version, about, long_about = None)]
+pub(crate) struct Cli {
+    /// The store folder [default: $KTC_CACHE_DIR, else the user cache folder's `ktc`].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub(crate) cache_dir: Option<PathBuf>,
+    /// Read and write under this fingerprint instead of this host's.
+    #[arg(long, global = true, value_name = "FP")]
+    pub(crate) fingerprint: Option<String>,
+    /// Print machine-readable JSON (shapes documented in `ktc::cli`).
+    #[arg(long, global = true)]
+    pub(crate) json: bool,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// This host's fingerprint per device, the provenance stamp and the linked kernels.
+    Fingerprint,
+    /// Every entry of the store: current, superseded, stale (which fields) or invalid (why).
+    List,
+    /// A kernel's decision table and the sweep's measurements.
+    Show(KernelArg),
+    /// Which region and variant a call with these axis values takes, and why.
+    Explain(ExplainArgs),
+    /// Remove superseded and stale entries and stray temp files.
+    Gc(GcArgs),
+    /// Write every valid entry (or one kernel's) into one JSON bundle.
+    Export(ExportArgs),
+    /// Add the entries of a bundle: each is validated, none overwrites.
+    Import(ImportArgs),
+    /// Draw time vs problem size per variant, the chosen variant shaded, as SVG.
+    Plot(PlotArgs),
+    /// Sweep the linked kernels on every device (only from a binary that links kernels).
+    Retune(RetuneArgs),
+}
+
+/// A kernel name.
+#[derive(Debug, clap::Args)]
+pub(crate) struct KernelArg {
+    /// The kernel's name (its module's name).
+    pub(crate) kernel: String,
+}
+
+/// Arguments of `explain`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ExplainArgs {
+    /// The kernel's name.
+    pub(crate) kernel: String,
+    /// An axis value, `NAME=VALUE` (repeat for each axis).
+    #[arg(long = "axis", value_name = "NAME=VALUE", value_parser = parse_axis)]
+    pub(crate) axes: Vec<(String, String)>,
+}
+
+/// Arguments of `gc`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct GcArgs {
+    /// Report what would be removed; remove nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+    /// Valid entries kept per (fingerprint, kernel, code version).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub(crate) keep: usize,
+}
+
+/// Arguments of `export`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ExportArgs {
+    /// The bundle file to write (replaced if it exists).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: PathBuf,
+    /// Only this kernel's entries.
+    #[arg(long)]
+    pub(crate) kernel: Option<String>,
+}
+
+/// Arguments of `import`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ImportArgs {
+    /// The bundle file, as `export` writes it.
+    pub(crate) file: PathBuf,
+}
+
+/// Arguments of `plot`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct PlotArgs {
+    /// The kernel's name.
+    pub(crate) kernel: String,
+    /// The SVG file to write.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) out: PathBuf,
+}
+
+/// Arguments of `retune`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RetuneArgs {
+    /// Only these kernels [default: every linked kernel].
+    pub(crate) kernels: Vec<String>,
+    /// Full sweeps (more repetitions) instead of quick ones.
+    #[arg(long)]
+    pub(crate) full: bool,
+    /// Time budget per kernel × device, in seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
+    pub(crate) budget: Option<f64>,
+}
+
+fn parse_axis(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.into(), value.into())),
+        _ => Err(format!("`{s}` is not NAME=VALUE, e.g. `n_samples=1000000`")),
+    }
+}
+
+fn parse_budget(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}

@@ -1,0 +1,99 @@
+//! What every subcommand gets: the store, the output format, the linked tuners; and
+//! how a subcommand fails.
+
+use super::args::Cli;
+use crate::registry::{Tuner, discover_tuners};
+use crate::{Entry, KernelTuningCache};
+use std::path::PathBuf;
+
+/// Why a subcommand failed: the exit code, a message saying what to do next, and any
+/// output to print before it (a partial import's report).
+#[derive(Debug)]
+pub(crate) struct Failure {
+    pub(crate) code: u8,
+    pub(crate) message: String,
+    pub(crate) output: String,
+}
+
+impl Failure {
+    /// An error (exit 1).
+    pub(crate) fn error(message: impl Into<String>) -> Self {
+        Failure { code: 1, message: message.into(), output: String::new() }
+    }
+
+    /// Bad usage (exit 2).
+    pub(crate) fn usage(message: impl Into<String>) -> Self {
+        Failure { code: 2, message: message.into(), output: String::new() }
+    }
+}
+
+impl From<crate::Error> for Failure {
+    fn from(e: crate::Error) -> Self {
+        Failure::error(e.to_string())
+    }
+}
+
+/// The store and settings a subcommand runs with.
+pub(crate) struct Ctx {
+    /// The store, reading under the chosen fingerprint.
+    pub(crate) cache: KernelTuningCache,
+    /// `--fingerprint`, when given.
+    pub(crate) fingerprint: Option<String>,
+    /// `--json`.
+    pub(crate) json: bool,
+    /// The tuners linked into this binary.
+    pub(crate) tuners: Vec<&'static Tuner>,
+}
+
+impl Ctx {
+    pub(crate) fn new(cli: &Cli) -> Result<Ctx, Failure> {
+        if let Some(fp) = &cli.fingerprint
+            && !crate::store::is_slug(fp)
+        {
+            return Err(Failure::usage(format!(
+                "--fingerprint `{fp}` is not a safe folder name: use letters, digits, `.`, `_`, `-`"
+            )));
+        }
+        let cache = match &cli.cache_dir {
+            Some(dir) => KernelTuningCache::open(dir),
+            None => KernelTuningCache::load_or_create(),
+        }
+        .map_err(|e| Failure::error(format!("{e}; choose a writable store with --cache-dir DIR")))?;
+        let cache = match &cli.fingerprint {
+            Some(fp) => cache.with_fingerprint(fp.clone()),
+            None => cache,
+        };
+        Ok(Ctx { cache, fingerprint: cli.fingerprint.clone(), json: cli.json, tuners: discover_tuners() })
+    }
+
+    /// The linked tuner named `kernel`, if any.
+    pub(crate) fn tuner(&self, kernel: &str) -> Option<&'static Tuner> {
+        self.tuners.iter().copied().find(|t| t.name == kernel)
+    }
+
+    /// The entry of `kernel` under this fingerprint that `list` judges current.
+    pub(crate) fn current_entry(&self, kernel: &str) -> Result<(PathBuf, Entry), Failure> {
+        let judged = super::status::judge(self);
+        let found = judged.into_iter().find(|j| {
+            j.listed.kernel == kernel
+                && j.listed.fingerprint == self.cache.fingerprint()
+                && matches!(j.status, super::status::Status::Current)
+        });
+        match found.and_then(|j| j.listed.entry.ok().map(|e| (j.listed.path, e))) {
+            Some(found) => Ok(found),
+            None => Err(Failure::error(format!(
+                "no current entry for `{kernel}` on {} in {}; `ktc list` shows what the store holds, \
+                 `retune {kernel}` (from a binary linking the kernel) or its crate's `cargo test` tunes it",
+                self.cache.fingerprint(),
+                self.cache.root().display()
+            ))),
+        }
+    }
+
+    /// `value` as pretty JSON text with a final newline.
+    pub(crate) fn json_text(value: &serde_json::Value) -> String {
+        let mut text = serde_json::to_string_pretty(value).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}

@@ -1,0 +1,157 @@
+//! Re-tuning every registered kernel on every device it can run on, in one pass.
+
+use crate::registry::{Tuner, discover_tuners};
+use crate::sweep::{SweepOptions, SweepReport};
+use crate::{Capability, capability_available, hw_fingerprint_for};
+use std::fmt;
+
+/// A device a kernel is tuned for: each has its own fingerprint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Device {
+    /// The host CPU (kernels without CUDA variants, or any kernel where CUDA is absent).
+    Cpu,
+    /// One CUDA GPU, by ordinal.
+    Cuda(usize),
+}
+
+impl fmt::Display for Device {
+    /// `cpu` or `cuda:<ordinal>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Device::Cpu => f.write_str("cpu"),
+            Device::Cuda(d) => write!(f, "cuda:{d}"),
+        }
+    }
+}
+
+impl Device {
+    /// The GPU ordinal the device's entry records: the CPU's entries carry ordinal 0's
+    /// provenance and fingerprint, the ones dispatch reads.
+    pub fn ordinal(self) -> usize {
+        match self {
+            Device::Cpu => 0,
+            Device::Cuda(d) => d,
+        }
+    }
+}
+
+/// What [`retune_all`] tunes and how.
+#[derive(Clone, Debug, Default)]
+pub struct RetuneOptions {
+    /// Only kernels with these names; empty: every registered kernel.
+    pub kernels: Vec<String>,
+    /// Mode, budget (per kernel × device), store and progress of each sweep. Its
+    /// `fingerprint`, when set, replaces this host's for device 0; device `d > 0` gets
+    /// `<fingerprint>_dev<d>`, as `KTC_FINGERPRINT` does. `device` and
+    /// `progress_group` are set per sweep.
+    pub sweep: SweepOptions,
+}
+
+/// One kernel × device of a [`retune_all`] pass.
+#[derive(Debug)]
+pub struct RetuneOutcome {
+    /// The kernel's name.
+    pub kernel: &'static str,
+    /// The device tuned for.
+    pub device: Device,
+    /// The fingerprint the entry is filed under.
+    pub fingerprint: String,
+    /// The sweep's report (the entry written, its regions and exclusions), or why it
+    /// failed.
+    pub result: Result<SweepReport, crate::Error>,
+}
+
+/// What a [`retune_all`] pass did.
+#[derive(Debug, Default)]
+pub struct RetuneSummary {
+    /// One outcome per kernel × device, in tuning order.
+    pub outcomes: Vec<RetuneOutcome>,
+    /// Names in [`RetuneOptions::kernels`] that no registered kernel has.
+    pub unknown: Vec<String>,
+}
+
+impl RetuneSummary {
+    /// Whether every sweep wrote an entry and every requested name was found.
+    pub fn is_success(&self) -> bool {
+        self.unknown.is_empty() && self.outcomes.iter().all(|o| o.result.is_ok())
+    }
+}
+
+/// The devices `tuner` is tuned for here: one per CUDA ordinal when it has a CUDA
+/// variant and CUDA is present, else the CPU once (its CUDA variants are then reported
+/// unavailable by the sweep).
+pub fn devices_for(tuner: &Tuner) -> Vec<Device> {
+    let wants_cuda = tuner.variants.iter().any(|v| v.requires.contains(&Capability::Cuda));
+    if wants_cuda && capability_available(Capability::Cuda).is_ok() {
+        let count = crate::cuda::device_count();
+        if count > 0 {
+            return (0..count).map(Device::Cuda).collect();
+        }
+    }
+    vec![Device::Cpu]
+}
+
+/// Sweeps every tuner in [`TUNERS`](crate::TUNERS) (or those named in
+/// `options.kernels`) on every device it can run on, one after the other, and writes
+/// one entry per kernel × device. A failed sweep is recorded and the pass goes on.
+/// With progress on and stderr a terminal, each kernel × device gets a line of one
+/// progress display.
+pub fn retune_all(options: &RetuneOptions) -> RetuneSummary {
+    let tuners: Vec<&'static Tuner> = discover_tuners()
+        .into_iter()
+        .filter(|t| options.kernels.is_empty() || options.kernels.iter().any(|k| k == t.name))
+        .collect();
+    let unknown =
+        options.kernels.iter().filter(|k| !tuners.iter().any(|t| t.name == k.as_str())).cloned().collect();
+    let group = options.sweep.progress_group.clone().unwrap_or_default();
+    let mut outcomes = Vec::new();
+    for tuner in tuners {
+        for device in devices_for(tuner) {
+            let fingerprint = fingerprint_for(options.sweep.fingerprint.as_deref(), device);
+            let sweep = SweepOptions {
+                fingerprint: Some(fingerprint.clone()),
+                device: device.ordinal(),
+                progress_group: Some(group.labelled(format!("{} on {device}", tuner.name))),
+                ..options.sweep.clone()
+            };
+            let result = (tuner.sweep)(&sweep);
+            outcomes.push(RetuneOutcome { kernel: tuner.name, device, fingerprint, result });
+        }
+    }
+    RetuneSummary { outcomes, unknown }
+}
+
+fn fingerprint_for(given: Option<&str>, device: Device) -> String {
+    match (given, device.ordinal()) {
+        (Some(fp), 0) => fp.to_owned(),
+        (Some(fp), d) => format!("{fp}_dev{d}"),
+        (None, d) => hw_fingerprint_for(d),
+    }
+}
+
+impl fmt::Display for RetuneSummary {
+    /// Per kernel × device: the entry written, the winners per region and the variants
+    /// excluded with the reason; then the names that matched no kernel.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for o in &self.outcomes {
+            writeln!(f, "{} on {} ({})", o.kernel, o.device, o.fingerprint)?;
+            match &o.result {
+                Ok(report) => {
+                    writeln!(f, "  entry: {}", report.entry_path.display())?;
+                    for line in report.entry.table().to_string().lines() {
+                        writeln!(f, "  {line}")?;
+                    }
+                    for e in &report.entry.excluded {
+                        let block = e.block_size.map(|b| format!(", block {b}")).unwrap_or_default();
+                        writeln!(f, "  excluded {}{block}: {}", e.variant, e.reason)?;
+                    }
+                }
+                Err(e) => writeln!(f, "  failed: {e}")?,
+            }
+        }
+        for name in &self.unknown {
+            writeln!(f, "no registered kernel is named `{name}`")?;
+        }
+        Ok(())
+    }
+}
