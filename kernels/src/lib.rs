@@ -1,3 +1,13 @@
 //! Real kernels built with ktc, starting with what MRMR feature selection needs: joint
 //! histograms of discrete columns (CPU and CUDA variants), quantile discretisation,
 //! mutual information and greedy MRMR selection.
+
+pub mod column;
+#[cfg(feature = "cuda")]
+mod cuda;
+mod error;
+pub mod joint_hist;
+
+pub use column::Codes;
+pub use error::Error;
+pub use joint_hist::joint_hist_batched;

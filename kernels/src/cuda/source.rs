@@ -1,0 +1,86 @@
+//! The CUDA C source of every kernel, compiled at run time with NVRTC.
+//!
+//! Kernels are templates over the code widths; `extern "C"` wrappers give each
+//! instantiation a fixed name, `<kernel>_<y width>_<x width>` (e.g. `jh_shared_u8_u16`).
+
+/// The whole module: joint histograms (global atomics; shared-memory privatised) and
+/// discretisation by binary search over edges.
+pub(crate) const SOURCE: &str = r#"
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef unsigned long long u64;
+
+// Every (sample, feature) pair adds one to its feature's table in global memory.
+template <typename TY, typename TX>
+__device__ void jh_global(const TY* y, const TX* x, u32 n, u32 p, u32 ky, u32 joint, u32* counts) {
+    u64 total = (u64)n * p;
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 idx = (u64)blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += stride) {
+        u32 j = (u32)(idx / n);
+        u32 i = (u32)(idx - (u64)j * n);
+        atomicAdd(&counts[(u64)j * joint + (u32)x[idx] * ky + (u32)y[i]], 1u);
+    }
+}
+
+// One feature per grid row (blockIdx.y, offset by j0): each block counts its share of
+// the samples into a table in shared memory, then adds the non-zero counters to the
+// feature's table in global memory.
+template <typename TY, typename TX>
+__device__ void jh_shared(const TY* y, const TX* x, u32 n, u32 j0, u32 ky, u32 joint, u32* counts) {
+    extern __shared__ u32 table[];
+    for (u32 t = threadIdx.x; t < joint; t += blockDim.x) table[t] = 0;
+    __syncthreads();
+    u32 j = j0 + blockIdx.y;
+    const TX* xc = x + (u64)j * n;
+    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        atomicAdd(&table[(u32)xc[i] * ky + (u32)y[i]], 1u);
+    }
+    __syncthreads();
+    u32* out = counts + (u64)j * joint;
+    for (u32 t = threadIdx.x; t < joint; t += blockDim.x) {
+        u32 c = table[t];
+        if (c != 0) atomicAdd(&out[t], c);
+    }
+}
+
+#define JH(NY, TY, NX, TX)                                                                  \
+extern "C" __global__ void jh_global_##NY##_##NX(const TY* y, const TX* x, u32 n, u32 p,    \
+                                                 u32 ky, u32 joint, u32* counts) {          \
+    jh_global<TY, TX>(y, x, n, p, ky, joint, counts);                                       \
+}                                                                                           \
+extern "C" __global__ void jh_shared_##NY##_##NX(const TY* y, const TX* x, u32 n, u32 j0,   \
+                                                 u32 ky, u32 joint, u32* counts) {          \
+    jh_shared<TY, TX>(y, x, n, j0, ky, joint, counts);                                      \
+}
+JH(u8, u8, u8, u8)
+JH(u8, u8, u16, u16)
+JH(u16, u16, u8, u8)
+JH(u16, u16, u16, u16)
+
+// Bin of each value: the number of edges <= value (edges sorted, m of them), by a
+// branch-free binary search.
+template <typename F, typename C>
+__device__ void discretize(const F* v, u32 n, const F* edges, u32 m, C* out) {
+    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        F value = v[i];
+        u32 lo = 0, len = m;
+        while (len > 0) {
+            u32 half = len / 2;
+            bool right = edges[lo + half] <= value;
+            lo = right ? lo + half + 1 : lo;
+            len = right ? len - half - 1 : half;
+        }
+        out[i] = (C)lo;
+    }
+}
+
+#define DISC(NF, F, NC, C)                                                                  \
+extern "C" __global__ void disc_##NF##_##NC(const F* v, u32 n, const F* edges, u32 m, C* out) { \
+    discretize<F, C>(v, n, edges, m, out);                                                  \
+}
+DISC(f32, float, u8, u8)
+DISC(f32, float, u16, u16)
+DISC(f64, double, u8, u8)
+DISC(f64, double, u16, u16)
+"#;
