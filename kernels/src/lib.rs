@@ -5,8 +5,11 @@
 pub mod column;
 #[cfg(feature = "cuda")]
 mod cuda;
+pub mod data;
 mod error;
 pub mod joint_hist;
+pub mod mi;
+pub mod mrmr;
 
 pub use column::Codes;
 pub use error::Error;
