@@ -193,8 +193,45 @@ fn check<T: Code + Into<u32>>(data: &[T], n_rows: usize, n_cols: usize, bins: us
         return Err(Error::LengthMismatch { what: "codes (rows × columns)", expected, found: data.len() });
     }
     if let Some(i) = data.iter().position(|c| c.index() >= bins) {
-        let (column, row) = if n_rows == 0 { (0, i) } else { (i / n_rows, i % n_rows) };
+        // A position exists only in non-empty data, so `n_rows ≥ 1` here.
+        let (column, row) = (i / n_rows.max(1), i % n_rows.max(1));
         return Err(Error::CodeOutOfRange { column, row, code: data[i].into(), bins });
     }
     Ok(())
+}
+
+/// A residency grid label (`host` / `device`) for a sweep's `#[inputs]`: `device`
+/// converts only where CUDA is usable, so a sweep on a host without one skips the
+/// device points and records why, instead of measuring host data under a device
+/// label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Residency(pub ktc::Location);
+
+impl ktc::sweep::FromSweepValue for Residency {
+    fn from_sweep_value(value: ktc::SweepValue) -> Result<Self, String> {
+        let loc = ktc::Location::from_sweep_value(value)?;
+        if loc == ktc::Location::Device {
+            ktc::capability_available(ktc::Capability::Cuda)
+                .map_err(|reason| format!("device-resident inputs need CUDA: {reason}"))?;
+        }
+        Ok(Residency(loc))
+    }
+}
+
+impl Residency {
+    /// `codes` moved to this residency. A failed upload (out of device memory, say)
+    /// keeps the host copy with a warning: `#[inputs]` cannot fail, and the warning
+    /// says which measurements are then of host data.
+    pub fn place(self, codes: Codes) -> Codes {
+        if self.0 == ktc::Location::Host {
+            return codes;
+        }
+        match codes.to_device() {
+            Ok(device) => device,
+            Err(e) => {
+                ktc::warn_once(format!("sweep inputs stay on the host: {e}"));
+                codes
+            }
+        }
+    }
 }

@@ -11,6 +11,6 @@ pub mod joint_hist;
 pub mod mi;
 pub mod mrmr;
 
-pub use column::Codes;
+pub use column::{Codes, Residency};
 pub use error::Error;
 pub use joint_hist::joint_hist_batched;

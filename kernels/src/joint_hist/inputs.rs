@@ -1,13 +1,14 @@
 //! Sweep inputs for `joint_hist_batched`: random codes of a given shape.
 
-use crate::{Codes, column::Storage};
+use crate::Codes;
+use crate::column::{Residency, Storage};
 
 /// Splits a joint size into `(kx, ky)` with `ky` the largest divisor not above its
 /// square root, so square sizes give square tables (as MRMR's redundancy terms do).
 pub(crate) fn split_joint(joint: usize) -> (usize, usize) {
     let joint = joint.max(1);
     let mut ky = joint.isqrt();
-    while joint % ky != 0 {
+    while !joint.is_multiple_of(ky) {
         ky -= 1;
     }
     (joint / ky, ky)
@@ -30,7 +31,7 @@ impl Lcg {
 
     /// A value in `0..k` (`k ≥ 1`).
     pub(crate) fn below(&mut self, k: usize) -> usize {
-        ((self.next_u64() >> 32) * k as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * k as u64) >> 32) as usize
     }
 }
 
@@ -45,16 +46,16 @@ pub(crate) fn random_codes(rng: &mut Lcg, n_rows: usize, n_cols: usize, bins: us
     Codes::from_parts(storage, n_rows, n_cols, bins)
 }
 
-/// A grid point's `(y, x, counts)` (on the host; see `loc`).
+/// A grid point's `(y, x, counts)`, codes placed as `loc` says.
 pub(crate) fn build(
     n_samples: usize,
     joint_size: usize,
     n_features: usize,
-    _loc: ktc::Location,
+    loc: Residency,
 ) -> (Codes, Codes, Vec<u32>) {
     let (kx, ky) = split_joint(joint_size);
     let mut rng = Lcg::new((n_samples ^ joint_size << 20 ^ n_features << 40) as u64);
     let y = random_codes(&mut rng, n_samples, 1, ky);
     let x = random_codes(&mut rng, n_samples, n_features, kx);
-    (y, x, vec![0; n_features * kx * ky])
+    (loc.place(y), loc.place(x), vec![0; n_features * kx * ky])
 }

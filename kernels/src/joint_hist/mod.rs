@@ -46,19 +46,21 @@ pub use check::{Shape, check};
         n_samples = [1_000, 100_000, 1_000_000],
         joint_size = [4, 64, 256],
         n_features = [1, 30],
-        loc = [host],
+        loc = [host, device],
     ),
 )]
 pub mod joint_hist_batched {
+    use crate::column::Residency;
     use crate::{Codes, Error};
 
-    /// One grid point's inputs: random codes (fixed seed), `kx · ky = joint_size`.
+    /// One grid point's inputs: random codes (fixed seed), `kx · ky = joint_size`,
+    /// `kx ≥ ky`; `device` points exist only where CUDA does.
     #[inputs]
     pub fn inputs(
         n_samples: usize,
         joint_size: usize,
         n_features: usize,
-        loc: ktc::Location,
+        loc: Residency,
     ) -> (Codes, Codes, Vec<u32>) {
         super::inputs::build(n_samples, joint_size, n_features, loc)
     }
@@ -67,6 +69,25 @@ pub mod joint_hist_batched {
     #[variant(reference)]
     pub fn serial(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::serial(y, x, counts)
+    }
+
+    /// Serial, four interleaved tables per feature: no store-to-load waits between
+    /// consecutive samples that hit the same counter.
+    #[variant]
+    pub fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+        super::cpu::multiway(y, x, counts)
+    }
+
+    /// Rayon over features (four-way counting inside each).
+    #[variant]
+    pub fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+        super::cpu::par_features(y, x, counts)
+    }
+
+    /// Rayon over blocks of `block_size` samples, private tables merged.
+    #[variant(block_size = [32_768, 262_144])]
+    pub fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block_size: usize) -> Result<(), Error> {
+        super::cpu::par_samples(y, x, counts, block_size)
     }
 
     /// CUDA, shared-memory privatised tables merged into global memory (global
