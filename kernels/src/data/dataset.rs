@@ -30,7 +30,7 @@ pub enum ColumnKind {
 }
 
 /// A target and `p` features over the same `n` samples, all as bin codes.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Dataset {
     /// The target's name.
     pub target_name: String,
