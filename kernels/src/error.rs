@@ -36,6 +36,13 @@ pub enum Error {
         /// The row of the value.
         row: usize,
     },
+    /// A sequence that must be sorted is not (the first element out of order).
+    Unsorted {
+        /// Which sequence.
+        what: &'static str,
+        /// The first index whose element is below its predecessor.
+        index: usize,
+    },
     /// Inputs in different places (one on the host, one on a device, or two devices).
     ResidencyMismatch,
     /// A problem too large for the kernel's counters (counts are `u32`).
@@ -62,6 +69,7 @@ impl fmt::Display for Error {
                 write!(f, "{what}: expected length {expected}, found {found}")
             }
             Error::NotANumber { column, row } => write!(f, "NaN at column {column}, row {row}"),
+            Error::Unsorted { what, index } => write!(f, "{what} are not sorted (at index {index})"),
             Error::ResidencyMismatch => f.write_str("inputs reside in different places (host/device)"),
             Error::TooLarge { what, size, max } => write!(f, "{what} of {size} exceeds the supported {max}"),
             Error::Cuda(msg) => write!(f, "CUDA: {msg}"),

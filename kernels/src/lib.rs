@@ -5,6 +5,7 @@
 pub mod column;
 #[cfg(feature = "cuda")]
 mod cuda;
+pub mod binning;
 pub mod data;
 mod error;
 pub mod joint_hist;
@@ -12,5 +13,6 @@ pub mod mi;
 pub mod mrmr;
 
 pub use column::{Codes, Residency};
+pub use binning::{Floats, discretize, quantile_edges};
 pub use error::Error;
 pub use joint_hist::joint_hist_batched;

@@ -7,10 +7,12 @@
 //! describes), and kept with its context, default stream and limits in a static.
 
 mod codes;
+mod discretize;
 mod gpu;
 mod joint_hist;
 mod source;
 
 pub(crate) use codes::{DeviceCodes, download, to_device};
+pub(crate) use discretize::discretize;
 pub(crate) use gpu::gpu;
 pub(crate) use joint_hist::{joint_hist_global, joint_hist_shared};

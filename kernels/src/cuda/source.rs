@@ -58,29 +58,28 @@ JH(u8, u8, u16, u16)
 JH(u16, u16, u8, u8)
 JH(u16, u16, u16, u16)
 
-// Bin of each value: the number of edges <= value (edges sorted, m of them), by a
-// branch-free binary search.
-template <typename F, typename C>
-__device__ void discretize(const F* v, u32 n, const F* edges, u32 m, C* out) {
+// Bin of each value: the number of edges <= value (edges sorted, m of them, compared in
+// double so f32 values meet the same edges as on the CPU), by a branch-free binary search.
+template <typename F>
+__device__ void discretize(const F* v, u32 n, const double* edges, u32 m, u8* out) {
     for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        F value = v[i];
-        u32 lo = 0, len = m;
-        while (len > 0) {
-            u32 half = len / 2;
-            bool right = edges[lo + half] <= value;
-            lo = right ? lo + half + 1 : lo;
-            len = right ? len - half - 1 : half;
+        double value = (double)v[i];
+        u32 base = 0, size = m;
+        if (size == 0) { out[i] = 0; continue; }
+        while (size > 1) {
+            u32 half = size / 2;
+            u32 mid = base + half;
+            base = edges[mid] <= value ? mid : base;
+            size -= half;
         }
-        out[i] = (C)lo;
+        out[i] = (u8)(base + (edges[base] <= value ? 1 : 0));
     }
 }
 
-#define DISC(NF, F, NC, C)                                                                  \
-extern "C" __global__ void disc_##NF##_##NC(const F* v, u32 n, const F* edges, u32 m, C* out) { \
-    discretize<F, C>(v, n, edges, m, out);                                                  \
+extern "C" __global__ void disc_f32(const float* v, u32 n, const double* edges, u32 m, u8* out) {
+    discretize<float>(v, n, edges, m, out);
 }
-DISC(f32, float, u8, u8)
-DISC(f32, float, u16, u16)
-DISC(f64, double, u8, u8)
-DISC(f64, double, u16, u16)
+extern "C" __global__ void disc_f64(const double* v, u32 n, const double* edges, u32 m, u8* out) {
+    discretize<double>(v, n, edges, m, out);
+}
 "#;

@@ -33,6 +33,7 @@ mod gpu;
 mod inputs;
 
 pub use check::{Shape, check};
+pub(crate) use inputs::Lcg;
 
 /// Joint histograms of `y` against each column of `x`.
 #[ktc::tunable(
