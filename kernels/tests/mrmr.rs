@@ -101,6 +101,16 @@ fn synthetic_set_is_fixed_by_its_seed() {
 }
 
 #[test]
+fn margins_are_the_lead_over_the_runner_up() {
+    let (c, x) = small_set();
+    let mid = select(&c, &x, 5, Criterion::Mid, HistStrategy::Dispatched).unwrap();
+    // From the worked table: step 1 f1 0.1524 vs f2 0.0805; step 2 −0.0518 vs −0.1673.
+    assert!((mid.picks[0].margin - (0.1524 - 0.0805)).abs() < 2e-4, "{:?}", mid.picks[0]);
+    assert!((mid.picks[1].margin - (-0.0518 + 0.1673)).abs() < 2e-4, "{:?}", mid.picks[1]);
+    assert_eq!(mid.picks[4].margin, f64::INFINITY, "the last candidate has no rival");
+}
+
+#[test]
 fn ties_go_to_the_lower_column() {
     // Three identical features: equal relevance, and after the first, equal scores.
     let c = Codes::column_u8(vec![0, 1, 1, 0, 1, 0], 2).unwrap();
@@ -109,6 +119,7 @@ fn ties_go_to_the_lower_column() {
     for criterion in [Criterion::Mid, Criterion::Miq] {
         let s = select(&c, &x, 3, criterion, HistStrategy::Dispatched).unwrap();
         assert_eq!(s.features(), [0, 1, 2]);
+        assert_eq!(s.picks[0].margin, 0.0, "a tie has no margin");
     }
 }
 

@@ -95,6 +95,10 @@ pub struct Pick {
     pub redundancy: f64,
     /// The criterion's score when it was picked (the relevance for the first).
     pub score: f64,
+    /// How far the score is ahead of the best other candidate's (infinite when there
+    /// was none): a margin near 0 is a near-tie, where implementations that break ties
+    /// differently, or round differently, may pick differently.
+    pub margin: f64,
 }
 
 /// What [`select`] found.
@@ -172,8 +176,15 @@ pub fn relevance(target: &Codes, features: &Codes, strategy: HistStrategy) -> Re
 
 /// The best unselected candidate after `chosen` picks; ties to the lower index (the scan
 /// is in column order and only a strictly larger score replaces the best).
-fn best(relevance: &[f64], redundancy_sum: &[f64], selected: &[bool], chosen: usize, criterion: Criterion) -> Pick {
+fn best(
+    relevance: &[f64],
+    redundancy_sum: &[f64],
+    selected: &[bool],
+    chosen: usize,
+    criterion: Criterion,
+) -> Pick {
     let mut best: Option<Pick> = None;
+    let mut runner_up = f64::NEG_INFINITY;
     for (feature, &rel) in relevance.iter().enumerate() {
         if selected[feature] {
             continue;
@@ -185,12 +196,17 @@ fn best(relevance: &[f64], redundancy_sum: &[f64], selected: &[bool], chosen: us
                 (red, criterion.score(rel, red))
             }
         };
-        if best.is_none_or(|b| score > b.score) {
-            best = Some(Pick { feature, relevance: rel, redundancy, score });
+        match best {
+            Some(b) if score <= b.score => runner_up = runner_up.max(score),
+            _ => {
+                runner_up = best.map_or(runner_up, |b| runner_up.max(b.score));
+                best = Some(Pick { feature, relevance: rel, redundancy, score, margin: 0.0 });
+            }
         }
     }
     // `select` asks for at most `p` picks, so a candidate is always left.
-    best.unwrap_or(Pick { feature: 0, relevance: 0.0, redundancy: 0.0, score: f64::NAN })
+    let best = best.unwrap_or(Pick { feature: 0, relevance: 0.0, redundancy: 0.0, score: f64::NAN, margin: 0.0 });
+    Pick { margin: best.score - runner_up, ..best }
 }
 
 /// The picked column as a one-column `y`, where the features live (host or device).
@@ -199,6 +215,10 @@ fn selected_column(features: &Codes, j: usize) -> Result<Codes, Error> {
         return Ok(col);
     }
     let host = features.to_host()?;
-    let col = host.host_column(j).ok_or(Error::LengthMismatch { what: "feature column", expected: j + 1, found: host.n_cols() })?;
+    let col = host.host_column(j).ok_or(Error::LengthMismatch {
+        what: "feature column",
+        expected: j + 1,
+        found: host.n_cols(),
+    })?;
     col.to_device()
 }
