@@ -12,11 +12,11 @@ use ktc::KernelTuningCache;
 use ktc_kernels::data::csv::{self, CsvOptions};
 use ktc_kernels::data::synthetic::{self, Role};
 use ktc_kernels::data::{DataError, Dataset};
-use ktc_kernels::joint_hist_batched;
 use ktc_kernels::mrmr::{
     Args, Command, HistStrategy, Outcome, Selection, Source, TuningStatus, USAGE, compare_strategies,
     ensure_tuned, parse_args, select,
 };
+use ktc_kernels::{discretize, joint_hist_batched};
 
 fn main() -> ExitCode {
     let args = match parse_args(std::env::args().skip(1)) {
@@ -40,6 +40,14 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), Box<dyn Error>> {
+    // Tune before the first dispatched calls: a dispatcher reads its table once.
+    let cache = KernelTuningCache::load_or_create()?;
+    println!("fingerprint: {}", cache.fingerprint());
+    tune(&cache, &joint_hist_batched::__KTC_TUNER)?;
+    if matches!(args.source, Source::Csv { .. }) {
+        tune(&cache, &discretize::__KTC_TUNER)?;
+    }
+
     let (data, roles) = load(args)?;
     println!(
         "data: {} samples × {} features (codes < {}), target `{}` ({} classes)",
@@ -49,24 +57,14 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
         data.target_name,
         data.target.bins()
     );
-
-    // Tune before the first dispatched call: the dispatcher reads its table once.
-    let cache = KernelTuningCache::load_or_create()?;
-    println!("fingerprint: {}", cache.fingerprint());
-    match ensure_tuned(&cache, true)? {
-        TuningStatus::Found { path } => println!("tuning of `joint_hist_batched` found: {}", path.display()),
-        TuningStatus::Tuned { reason, path, table } => {
-            println!("{reason}: tuned `joint_hist_batched`\nentry written: {}\n{table}", path.display());
-        }
-    }
-    // `explain` reads only the axes (sizes, residency), so an empty output will do.
     println!("relevance histograms:  {}", joint_hist_batched::explain(&data.target, &data.features, &mut []));
     if let Some(y) = data.features.host_column(0) {
         println!("redundancy histograms: {}", joint_hist_batched::explain(&y, &data.features, &mut []));
     }
 
     let start = Instant::now();
-    let selection = select(&data.target, &data.features, args.select, args.criterion, HistStrategy::Dispatched)?;
+    let selection =
+        select(&data.target, &data.features, args.select, args.criterion, HistStrategy::Dispatched)?;
     let took = start.elapsed();
     print_selection(&data, roles.as_deref(), &selection, args);
     println!("wall time: {took:.2?}\n");
@@ -74,6 +72,16 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     let repeats = if args.quick { 1 } else { 3 };
     let rows = compare_strategies(&data.target, &data.features, args.select, args.criterion, repeats)?;
     print_comparison(&rows, repeats);
+    Ok(())
+}
+
+fn tune(cache: &KernelTuningCache, tuner: &ktc::Tuner) -> Result<(), ktc::Error> {
+    match ensure_tuned(cache, tuner, true)? {
+        TuningStatus::Found { path } => println!("tuning of `{}` found: {}", tuner.name, path.display()),
+        TuningStatus::Tuned { reason, path, table } => {
+            println!("{reason}: tuned `{}`\nentry written: {}\n{table}", tuner.name, path.display());
+        }
+    }
     Ok(())
 }
 
@@ -93,11 +101,16 @@ fn load(args: &Args) -> Result<(Dataset, Option<Vec<Role>>), DataError> {
 
 fn print_selection(data: &Dataset, roles: Option<&[Role]>, selection: &Selection, args: &Args) {
     println!("\n{} features selected by MRMR ({}), scores in nats:", selection.picks.len(), args.criterion);
-    println!("  {:>4}  {:<16} {:>10} {:>10} {:>10}  planted role", "rank", "feature", "relevance", "redundancy", "score");
+    println!(
+        "  {:>4}  {:<16} {:>10} {:>10} {:>10}  planted role",
+        "rank", "feature", "relevance", "redundancy", "score"
+    );
     for (rank, pick) in selection.picks.iter().enumerate() {
         let role = match roles.map(|r| r[pick.feature]) {
             Some(Role::Informative { rank }) => format!("informative #{}", rank + 1),
-            Some(Role::Copy { of, keep }) => format!("copy of {} (keeps {:.0}%)", data.feature_names[of], keep * 100.0),
+            Some(Role::Copy { of, keep }) => {
+                format!("copy of {} (keeps {:.0}%)", data.feature_names[of], keep * 100.0)
+            }
             Some(Role::Noise) => "noise".to_string(),
             None => String::new(),
         };
@@ -126,7 +139,9 @@ fn print_comparison(rows: &[ktc_kernels::mrmr::Timing], repeats: usize) {
                 let check = if *same_selection { "" } else { "  (DIFFERENT SELECTION)" };
                 println!("  {:<34} {:>12.2?} {:>21.2}×{check}", row.strategy.to_string(), best, speedup);
             }
-            Outcome::Skipped(reason) => println!("  {:<34} {:>12} {reason}", row.strategy.to_string(), "skipped"),
+            Outcome::Skipped(reason) => {
+                println!("  {:<34} {:>12} {reason}", row.strategy.to_string(), "skipped")
+            }
         }
     }
 }

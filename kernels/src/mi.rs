@@ -47,7 +47,11 @@ pub fn mutual_information(counts: &[u32], kx: usize, ky: usize) -> Result<f64, E
     // Saturating: no slice is usize::MAX long, so an overflowing product is a mismatch.
     let expected = kx.saturating_mul(ky);
     if counts.len() != expected {
-        return Err(Error::LengthMismatch { what: "joint histogram (kx · ky)", expected, found: counts.len() });
+        return Err(Error::LengthMismatch {
+            what: "joint histogram (kx · ky)",
+            expected,
+            found: counts.len(),
+        });
     }
     Ok(mi_unchecked(counts, kx, ky))
 }
@@ -60,7 +64,11 @@ pub fn mutual_information_batched(counts: &[u32], p: usize, kx: usize, ky: usize
     let block = kx.saturating_mul(ky);
     let expected = block.saturating_mul(p);
     if counts.len() != expected || (block == 0 && p > 0) {
-        return Err(Error::LengthMismatch { what: "batched joint histograms (p · kx · ky)", expected, found: counts.len() });
+        return Err(Error::LengthMismatch {
+            what: "batched joint histograms (p · kx · ky)",
+            expected,
+            found: counts.len(),
+        });
     }
     if p == 0 {
         return Ok(Vec::new());

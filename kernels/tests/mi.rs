@@ -79,5 +79,9 @@ fn wrong_lengths_are_errors_not_panics() {
     assert!(mutual_information(&[1], usize::MAX, 2).is_err());
     assert!(mutual_information_batched(&[1, 2, 3, 4], 2, 2, 2).is_err());
     assert!(mutual_information_batched(&[], 3, 0, 2).is_err());
-    assert_eq!(mutual_information(&[0, 0, 0, 0], 2, 2).unwrap(), 0.0, "an empty table carries no information");
+    assert_eq!(
+        mutual_information(&[0, 0, 0, 0], 2, 2).unwrap(),
+        0.0,
+        "an empty table carries no information"
+    );
 }

@@ -62,13 +62,17 @@ fn synthetic_planted_features_come_before_their_copies() {
     let informative = set.informative();
     assert_eq!(informative.len(), 5);
     for criterion in [Criterion::Mid, Criterion::Miq] {
-        let s = select(&set.data.target, &set.data.features, 10, criterion, HistStrategy::Dispatched).unwrap();
+        let s =
+            select(&set.data.target, &set.data.features, 10, criterion, HistStrategy::Dispatched).unwrap();
         let first: Vec<usize> = s.features()[..5].to_vec();
         let mut sorted = first.clone();
         sorted.sort_unstable();
         let mut want = informative.clone();
         want.sort_unstable();
-        assert_eq!(sorted, want, "{criterion}: the first five picks {first:?} are the informative {informative:?}");
+        assert_eq!(
+            sorted, want,
+            "{criterion}: the first five picks {first:?} are the informative {informative:?}"
+        );
         assert_eq!(s.features()[0], informative[0], "{criterion}: the strongest first");
     }
 }

@@ -24,7 +24,17 @@ fn defaults_are_the_readme_run() {
 
 #[test]
 fn csv_with_target_and_options() {
-    let a = run(&["--csv", "d.csv", "--target=label", "--bins", "16", "--discrete", "--select", "3", "--criterion=MIQ"]);
+    let a = run(&[
+        "--csv",
+        "d.csv",
+        "--target=label",
+        "--bins",
+        "16",
+        "--discrete",
+        "--select",
+        "3",
+        "--criterion=MIQ",
+    ]);
     assert_eq!(a.source, Source::Csv { path: PathBuf::from("d.csv"), target: "label".into() });
     assert_eq!((a.select, a.criterion, a.bins, a.discrete), (3, Criterion::Miq, 16, true));
 }

@@ -28,7 +28,11 @@ fn integer_columns_are_codes_reals_are_binned_text_is_labels() {
     assert_eq!(data.target_name, "class");
     assert_eq!(
         data.feature_kinds,
-        [ColumnKind::Discrete { levels: 3 }, ColumnKind::Binned { bins: 4 }, ColumnKind::Labels { levels: 3 }]
+        [
+            ColumnKind::Discrete { levels: 3 },
+            ColumnKind::Binned { bins: 4 },
+            ColumnKind::Labels { levels: 3 }
+        ]
     );
     // Codes are ranks among the distinct values (or labels), in sorted order.
     assert_eq!(column(&data.features, 0), [0, 2, 1, 0]);
@@ -55,7 +59,10 @@ fn more_than_256_integers_are_binned_unless_forced() {
 fn forced_discrete_rejects_a_fraction_with_its_line_and_column() {
     let text = "a,b,y\n1,2,0\n3,4.5,1\n";
     let err = parse(text, &CsvOptions { discrete: true, ..options("y") }).unwrap_err();
-    assert_eq!(err, DataError::Csv { line: 3, column: 2, name: Some("b".into()), message: err_message(&err) });
+    assert_eq!(
+        err,
+        DataError::Csv { line: 3, column: 2, name: Some("b".into()), message: err_message(&err) }
+    );
     assert!(err.to_string().starts_with("line 3, column 2 (`b`)"), "{err}");
     assert!(err.to_string().contains("4.5"), "{err}");
 }
@@ -111,7 +118,10 @@ fn empty_files_and_bad_bins_are_errors() {
     assert!(matches!(parse("", &options("y")), Err(DataError::Empty(_))));
     assert!(matches!(parse("a,y\n", &options("y")), Err(DataError::Empty(_))));
     assert!(matches!(parse("y\n1\n", &options("y")), Err(DataError::Empty(_))));
-    assert!(matches!(parse("a,y\n1,0\n", &CsvOptions { bins: 0, ..options("y") }), Err(DataError::Invalid(_))));
+    assert!(matches!(
+        parse("a,y\n1,0\n", &CsvOptions { bins: 0, ..options("y") }),
+        Err(DataError::Invalid(_))
+    ));
 }
 
 #[test]

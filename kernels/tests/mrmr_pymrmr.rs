@@ -61,10 +61,14 @@ fn csv_text(class: &[u8], features: &[Vec<u8>]) -> String {
 fn random_set(seed: u64, n: usize, p: usize) -> (Vec<u8>, Vec<Vec<u8>>) {
     let mut rng = SplitMix64::new(seed);
     let levels: Vec<u64> = (0..p).map(|_| 2 + rng.below(4)).collect();
-    let features: Vec<Vec<u8>> = levels.iter().map(|&l| (0..n).map(|_| rng.below(l) as u8).collect()).collect();
+    let features: Vec<Vec<u8>> =
+        levels.iter().map(|&l| (0..n).map(|_| rng.below(l) as u8).collect()).collect();
     let class = (0..n)
         .map(|i| {
-            let s = u64::from(features[0][i]) + 2 * u64::from(features[1][i]) + u64::from(features[2][i]) + rng.below(4);
+            let s = u64::from(features[0][i])
+                + 2 * u64::from(features[1][i])
+                + u64::from(features[2][i])
+                + rng.below(4);
             (s % 3) as u8
         })
         .collect();
@@ -121,7 +125,13 @@ fn the_compared_sets_have_no_near_ties() {
             let s = select(&target, &x, k, criterion, HistStrategy::Dispatched).unwrap();
             for (t, pick) in s.picks.iter().enumerate() {
                 let rel = pick.margin / pick.score.abs().max(1e-3);
-                assert!(rel > 1e-4, "{criterion} step {}: margin {} on score {}", t + 1, pick.margin, pick.score);
+                assert!(
+                    rel > 1e-4,
+                    "{criterion} step {}: margin {} on score {}",
+                    t + 1,
+                    pick.margin,
+                    pick.score
+                );
             }
         }
     }

@@ -51,14 +51,20 @@ pub fn parse(text: &str, options: &CsvOptions) -> Result<Dataset, DataError> {
         return Err(DataError::Invalid(format!("--bins must be in 1..=256, got {}", options.bins)));
     }
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l)).filter(|(_, l)| !l.trim().is_empty());
-    let (_, header) = lines.next().ok_or_else(|| DataError::Empty("the CSV is empty: no header line".into()))?;
+    let (_, header) =
+        lines.next().ok_or_else(|| DataError::Empty("the CSV is empty: no header line".into()))?;
     let names = split(header, 1)?;
     if names.len() < 2 {
-        return Err(DataError::Empty(format!("the CSV has {} column(s); MRMR needs a target and a feature", names.len())));
+        return Err(DataError::Empty(format!(
+            "the CSV has {} column(s); MRMR needs a target and a feature",
+            names.len()
+        )));
     }
-    let target = (names.iter().position(|n| *n == options.target))
-        .ok_or_else(|| DataError::UnknownTarget { target: options.target.clone(), available: names.clone() })?;
-    let mut columns: Vec<Column> = names.iter().enumerate().map(|(i, n)| Column::new(n.clone(), i + 1)).collect();
+    let target = (names.iter().position(|n| *n == options.target)).ok_or_else(|| {
+        DataError::UnknownTarget { target: options.target.clone(), available: names.clone() }
+    })?;
+    let mut columns: Vec<Column> =
+        names.iter().enumerate().map(|(i, n)| Column::new(n.clone(), i + 1)).collect();
     for (line, text) in lines {
         let fields = split(text, line)?;
         if fields.len() != names.len() {
@@ -113,7 +119,9 @@ fn dataset(
 /// The number of codes a column of this kind uses.
 fn levels(kind: &ColumnKind) -> usize {
     match *kind {
-        ColumnKind::Discrete { levels } | ColumnKind::Labels { levels } | ColumnKind::Generated { levels } => levels,
+        ColumnKind::Discrete { levels }
+        | ColumnKind::Labels { levels }
+        | ColumnKind::Generated { levels } => levels,
         ColumnKind::Binned { bins } => bins,
     }
 }
@@ -141,7 +149,12 @@ fn split(line: &str, line_no: usize) -> Result<Vec<String>, DataError> {
     }
     if in_quotes {
         let column = fields.len() + 1;
-        return Err(DataError::Csv { line: line_no, column, name: None, message: "unterminated quoted field".into() });
+        return Err(DataError::Csv {
+            line: line_no,
+            column,
+            name: None,
+            message: "unterminated quoted field".into(),
+        });
     }
     fields.push(field);
     Ok(fields.into_iter().map(|f| f.trim().to_string()).collect())

@@ -18,8 +18,7 @@ pub enum ColumnKind {
     },
     /// Real values binned at quantiles.
     Binned {
-        /// Bins used: those asked for, or fewer where values repeat so much that
-        /// quantiles coincide.
+        /// Bins: every code is below it (bins between repeated quantiles stay empty).
         bins: usize,
     },
     /// Generated codes (the synthetic set).

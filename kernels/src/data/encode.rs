@@ -3,6 +3,7 @@
 
 use super::csv::CsvOptions;
 use super::{ColumnKind, DataError};
+use crate::{Floats, discretize, quantile_edges};
 
 /// The most levels a one-byte code holds.
 const MAX_LEVELS: usize = 256;
@@ -43,7 +44,8 @@ impl Column {
         }
         let number = field.parse::<f64>().ok();
         if matches!(self.values, Values::Untyped) {
-            self.values = if number.is_some() { Values::Numbers(Vec::new()) } else { Values::Labels(Vec::new()) };
+            self.values =
+                if number.is_some() { Values::Numbers(Vec::new()) } else { Values::Labels(Vec::new()) };
         }
         match (&mut self.values, number) {
             (Values::Labels(v), _) => v.push(field),
@@ -53,7 +55,11 @@ impl Column {
                 }
                 v.push(x);
             }
-            _ => return Err(self.error(line, format!("`{field}` is not a finite number, as the values above are"))),
+            _ => {
+                return Err(
+                    self.error(line, format!("`{field}` is not a finite number, as the values above are"))
+                );
+            }
         }
         Ok(())
     }
@@ -74,7 +80,8 @@ pub(super) fn encode(col: Column, options: &CsvOptions) -> Result<(Vec<u8>, Colu
             if distinct.len() > MAX_LEVELS {
                 return Err(DataError::TooManyLevels { column: col.name, levels: distinct.len() });
             }
-            let codes = labels.iter().map(|l| distinct.binary_search(&l.as_str()).unwrap_or(0) as u8).collect();
+            let codes =
+                labels.iter().map(|l| distinct.binary_search(&l.as_str()).unwrap_or(0) as u8).collect();
             Ok((codes, ColumnKind::Labels { levels: distinct.len() }))
         }
         Values::Numbers(values) => match small_integer_levels(&values) {
@@ -82,8 +89,10 @@ pub(super) fn encode(col: Column, options: &CsvOptions) -> Result<(Vec<u8>, Colu
                 let codes = values.iter().map(|v| distinct.partition_point(|d| d < v) as u8).collect();
                 Ok((codes, ColumnKind::Discrete { levels: distinct.len() }))
             }
-            None if options.discrete => Err(DataError::TooManyLevels { column: col.name, levels: count_distinct(&values) }),
-            None => Ok(quantile_codes(&values, options.bins)),
+            None if options.discrete => {
+                Err(DataError::TooManyLevels { column: col.name, levels: count_distinct(&values) })
+            }
+            None => quantile_codes(values, options.bins),
         },
     }
 }
@@ -117,20 +126,13 @@ fn is_integer(x: f64) -> bool {
     x.fract() == 0.0 && x.abs() < 9.0e15
 }
 
-/// Quantile bins: cut points at the `k/bins` quantiles (k = 1..bins), duplicates merged,
-/// and a value's code is the number of cut points at or below it. Equal values always
-/// share a bin, so a heavily repeated value can leave fewer bins than asked for.
-fn quantile_codes(values: &[f64], bins: usize) -> (Vec<u8>, ColumnKind) {
-    let mut sorted = values.to_vec();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let n = sorted.len();
-    if n == 0 {
-        return (Vec::new(), ColumnKind::Binned { bins: 1 });
-    }
-    let mut edges: Vec<f64> = (1..bins).map(|k| sorted[(k * n / bins).min(n - 1)]).collect();
-    edges.dedup();
-    // A cut at the minimum would leave bin 0 empty.
-    edges.retain(|&e| e > sorted[0]);
-    let codes = values.iter().map(|v| edges.partition_point(|e| e <= v) as u8).collect();
-    (codes, ColumnKind::Binned { bins: edges.len() + 1 })
+/// Quantile bins with the `discretize` kernel: edges at the `k/bins` quantiles
+/// ([`quantile_edges`]), a value's code the number of edges at or below it. Equal values
+/// always share a bin, so heavy repetition leaves some bins empty (harmless to MI).
+fn quantile_codes(values: Vec<f64>, bins: usize) -> Result<(Vec<u8>, ColumnKind), DataError> {
+    let values = Floats::from(values);
+    let edges = quantile_edges(&values, bins)?;
+    let mut codes = vec![0u8; values.len()];
+    discretize::call(&values, &edges, &mut codes)?;
+    Ok((codes, ColumnKind::Binned { bins }))
 }

@@ -55,7 +55,9 @@ impl fmt::Display for DataError {
             DataError::Csv { line, column, name: Some(name), message } => {
                 write!(f, "line {line}, column {column} (`{name}`): {message}")
             }
-            DataError::Csv { line, column, name: None, message } => write!(f, "line {line}, column {column}: {message}"),
+            DataError::Csv { line, column, name: None, message } => {
+                write!(f, "line {line}, column {column}: {message}")
+            }
             DataError::Empty(what) => f.write_str(what),
             DataError::UnknownTarget { target, available } => {
                 write!(f, "no column named `{target}`; the columns are: {}", available.join(", "))

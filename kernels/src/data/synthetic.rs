@@ -66,7 +66,9 @@ impl Synthetic {
 /// shuffled by the seed. Errors: `n == 0` or `p == 0`.
 pub fn generate(n: usize, p: usize, seed: u64) -> Result<Synthetic, DataError> {
     if n == 0 || p == 0 {
-        return Err(DataError::Invalid(format!("the synthetic set needs n ≥ 1 and p ≥ 1 (got n = {n}, p = {p})")));
+        return Err(DataError::Invalid(format!(
+            "the synthetic set needs n ≥ 1 and p ≥ 1 (got n = {n}, p = {p})"
+        )));
     }
     let mut rng = SplitMix64::new(seed);
     let roles = plan(p, &mut rng);
@@ -93,11 +95,17 @@ pub fn generate(n: usize, p: usize, seed: u64) -> Result<Synthetic, DataError> {
             Role::Informative { .. } => {}
             Role::Copy { of, keep } => {
                 for i in 0..n {
-                    let v = if rng.unit() < keep { codes[of * n + i] } else { rng.below(FEATURE_LEVELS as u64) as u8 };
+                    let v = if rng.unit() < keep {
+                        codes[of * n + i]
+                    } else {
+                        rng.below(FEATURE_LEVELS as u64) as u8
+                    };
                     codes[j * n + i] = v;
                 }
             }
-            Role::Noise => codes[j * n..(j + 1) * n].iter_mut().for_each(|c| *c = rng.below(FEATURE_LEVELS as u64) as u8),
+            Role::Noise => {
+                codes[j * n..(j + 1) * n].iter_mut().for_each(|c| *c = rng.below(FEATURE_LEVELS as u64) as u8)
+            }
         }
     }
     let data = Dataset {

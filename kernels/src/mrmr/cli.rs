@@ -94,7 +94,8 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
             _ => (arg.clone(), None),
         };
-        let mut value = || inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"));
+        let mut value =
+            || inline.clone().or_else(|| args.next()).ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "--help" | "-h" => return Ok(Command::Help),
             "--quick" => raw.quick = true,
@@ -136,7 +137,9 @@ impl Raw {
         let source = match (self.csv, self.target) {
             (Some(path), Some(target)) => {
                 if self.n.is_some() || self.p.is_some() || self.seed.is_some() {
-                    return Err("--n, --p and --seed describe the synthetic set; they do not apply with --csv".into());
+                    return Err(
+                        "--n, --p and --seed describe the synthetic set; they do not apply with --csv".into(),
+                    );
                 }
                 Source::Csv { path, target }
             }

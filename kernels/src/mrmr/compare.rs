@@ -41,7 +41,10 @@ pub fn compare_strategies(
     repeats: usize,
 ) -> Result<Vec<Timing>, Error> {
     let (dispatched, best) = timed(target, features, k, criterion, HistStrategy::Dispatched, repeats)?;
-    let mut rows = vec![Timing { strategy: HistStrategy::Dispatched, outcome: Outcome::Ran { best, same_selection: true } }];
+    let mut rows = vec![Timing {
+        strategy: HistStrategy::Dispatched,
+        outcome: Outcome::Ran { best, same_selection: true },
+    }];
     for strategy in HistStrategy::all_forced() {
         let outcome = match strategy.unavailable_reason() {
             Some(reason) => Outcome::Skipped(reason),

@@ -205,7 +205,8 @@ fn best(
         }
     }
     // `select` asks for at most `p` picks, so a candidate is always left.
-    let best = best.unwrap_or(Pick { feature: 0, relevance: 0.0, redundancy: 0.0, score: f64::NAN, margin: 0.0 });
+    let best =
+        best.unwrap_or(Pick { feature: 0, relevance: 0.0, redundancy: 0.0, score: f64::NAN, margin: 0.0 });
     Pick { margin: best.score - runner_up, ..best }
 }
 

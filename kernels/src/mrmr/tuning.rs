@@ -1,12 +1,11 @@
-//! Tune on first use: the MRMR example sweeps `joint_hist_batched` when this host has no
-//! current tuning for it, and otherwise says which stored entry it dispatches with.
+//! Tune on first use: the MRMR example sweeps a kernel (`joint_hist_batched`, and
+//! `discretize` for CSV input) when this host has no current tuning for it, and
+//! otherwise says which stored entry it dispatches with.
 
 use std::path::PathBuf;
 
 use ktc::sweep::SweepOptions;
-use ktc::{KernelTuningCache, LookupStatus, Provenance};
-
-use crate::joint_hist_batched;
+use ktc::{KernelTuningCache, LookupStatus, Provenance, Tuner};
 
 /// What [`ensure_tuned`] found or did.
 #[derive(Debug)]
@@ -27,11 +26,15 @@ pub enum TuningStatus {
     },
 }
 
-/// Makes sure `joint_hist_batched` has a current tuning in `cache`, sweeping it (with a
-/// progress bar when `progress` and stderr is a terminal) when it has none. Call it
-/// before the first `joint_hist_batched::call`: the dispatcher reads its table once.
-pub fn ensure_tuned(cache: &KernelTuningCache, progress: bool) -> Result<TuningStatus, ktc::Error> {
-    let tuner = &joint_hist_batched::__KTC_TUNER;
+/// Makes sure `tuner`'s kernel (e.g. `&joint_hist_batched::__KTC_TUNER`) has a current
+/// tuning in `cache`, sweeping it (with a progress bar when `progress` and stderr is a
+/// terminal) when it has none. Call it before the kernel's first `call`: the dispatcher
+/// reads its table once per process.
+pub fn ensure_tuned(
+    cache: &KernelTuningCache,
+    tuner: &Tuner,
+    progress: bool,
+) -> Result<TuningStatus, ktc::Error> {
     let provenance = Provenance::current(&tuner.identity);
     let reason = match cache.load(tuner.name, &provenance, Some(&tuner.schema())).status {
         LookupStatus::Found { path, .. } => return Ok(TuningStatus::Found { path }),
