@@ -51,14 +51,17 @@ fn init() -> Result<Gpu, String> {
         attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
         attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
     );
-    // Compile for the device's own architecture: NVRTC then emits code the driver
-    // loads without a JIT guess about features.
-    let opts = CompileOptions {
-        options: vec![format!("--gpu-architecture=compute_{major}{minor}")],
+    // Compile for the device's own architecture; an NVRTC older than the device does
+    // not know it, and then its default architecture's PTX (which the driver JITs
+    // forward) does the job.
+    let opts = |arch: Option<String>| CompileOptions {
+        options: arch.into_iter().collect(),
         name: Some("ktc_kernels.cu".into()),
         ..CompileOptions::default()
     };
-    let ptx = compile_ptx_with_opts(SOURCE, opts).map_err(|e| format!("NVRTC compile: {e}"))?;
+    let ptx = compile_ptx_with_opts(SOURCE, opts(Some(format!("--gpu-architecture=compute_{major}{minor}"))))
+        .or_else(|_| compile_ptx_with_opts(SOURCE, opts(None)))
+        .map_err(|e| format!("NVRTC compile: {e}"))?;
     let module = ctx.load_module(ptx).map_err(|e| format!("loading the compiled module: {e}"))?;
     Ok(Gpu { stream: ctx.default_stream(), sm_count, shared_bytes, module })
 }

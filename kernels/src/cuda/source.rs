@@ -33,7 +33,9 @@ __device__ void jh_shared(const TY* y, const TX* x, u32 n, u32 j0, u32 ky, u32 j
     __syncthreads();
     u32 j = j0 + blockIdx.y;
     const TX* xc = x + (u64)j * n;
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    // 64-bit indices: with n near 2^32, a 32-bit `i += stride` would wrap and loop forever.
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         atomicAdd(&table[(u32)xc[i] * ky + (u32)y[i]], 1u);
     }
     __syncthreads();
@@ -62,7 +64,8 @@ JH(u16, u16, u16, u16)
 // double so f32 values meet the same edges as on the CPU), by a branch-free binary search.
 template <typename F>
 __device__ void discretize(const F* v, u32 n, const double* edges, u32 m, u8* out) {
-    for (u32 i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    u64 stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
         double value = (double)v[i];
         u32 base = 0, size = m;
         if (size == 0) { out[i] = 0; continue; }
@@ -83,3 +86,30 @@ extern "C" __global__ void disc_f64(const double* v, u32 n, const double* edges,
     discretize<double>(v, n, edges, m, out);
 }
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::SOURCE;
+    use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+
+    /// NVRTC alone (no driver or GPU needed) compiles the source, and every kernel the
+    /// launches name is in the PTX. Skips, saying so, where NVRTC is absent.
+    #[test]
+    fn the_source_compiles_with_nvrtc() {
+        // SAFETY: only tries to load the library; `compile_ptx` panics without it.
+        if !std::panic::catch_unwind(|| unsafe { cudarc::nvrtc::sys::is_culib_present() }).unwrap_or(false) {
+            println!("skipping: NVRTC (libnvrtc.so) not found");
+            return;
+        }
+        let opts =
+            CompileOptions { options: vec!["--gpu-architecture=compute_70".into()], ..Default::default() };
+        let ptx = compile_ptx_with_opts(SOURCE, opts).unwrap_or_else(|e| panic!("{e}"));
+        let ptx = ptx.to_src();
+        for w in ["u8_u8", "u8_u16", "u16_u8", "u16_u16"] {
+            for k in ["jh_global", "jh_shared"] {
+                assert!(ptx.contains(&format!(".entry {k}_{w}(")), "{k}_{w} missing");
+            }
+        }
+        assert!(ptx.contains(".entry disc_f32(") && ptx.contains(".entry disc_f64("));
+    }
+}
