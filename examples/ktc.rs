@@ -1,4 +1,4 @@
-//! A kernel crate's own `ktc` command line: `ktc::cli::main()` with the crate's kernels
+//! The kernels crate's own `ktc` command line: `ktc::cli::main()` with `ktc_kernels`
 //! linked, so it can also `retune` them.
 //!
 //! ```sh
@@ -6,9 +6,8 @@
 //! cargo run --example ktc -- list            # what the store holds, judged exactly
 //! ```
 
-// linkme: a crate's tuners are linked only into binaries that name the crate. The lead
-// swaps this for the kernels crate once it lands.
-use ktc_workspace as _;
+// linkme: a crate's tuners are linked only into binaries that name the crate.
+use ktc_kernels as _;
 
 fn main() -> std::process::ExitCode {
     ktc::cli::main()

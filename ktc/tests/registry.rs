@@ -88,6 +88,7 @@ fn its_sweep_writes_a_valid_entry() {
         cache_dir: Some(dir.path().to_path_buf()),
         fingerprint: Some("registry-host".into()),
         progress: false,
+        ..SweepOptions::default()
     };
     let tuner = ktc::discover_tuners().into_iter().find(|t| t.name == "hand_written_sum").unwrap();
     let report = (tuner.sweep)(&options).unwrap();

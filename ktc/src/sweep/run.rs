@@ -9,7 +9,7 @@ use super::progress::Progress;
 use super::timing::pick_winner;
 use crate::decision::{GridValues, Winner, compact_regions};
 use crate::entry::{Entry, Exclusion, Measurement, SCHEMA};
-use crate::registry::{SweepValue, Tuner};
+use crate::registry::{SweepValue, Tuner, TunerAxis};
 use crate::{Error, KernelTuningCache, Provenance};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -21,6 +21,13 @@ use std::time::{Duration, Instant};
 /// candidate whose output ever differs from the reference's is excluded everywhere
 /// and reported with the grid point. Winners per point (the fallback keeps a point
 /// within the noise of the fastest) are compacted into regions.
+///
+/// A point whose inputs cannot be built here (`harness.build` says why: e.g. a
+/// `device` label on a host without a device) is skipped and recorded in
+/// [`Entry::excluded`] with variant `*`, the point and the reason; regions are derived
+/// on the sub-grid of measured points. The table may then extend the measured winners
+/// to a skipped label, as it extends them beyond a numeric grid's top; such inputs
+/// cannot exist on this host anyway. A sweep where no point can be built fails.
 pub fn run<H: Harness>(
     tuner: &'static Tuner,
     harness: &H,
@@ -35,8 +42,19 @@ pub fn run<H: Harness>(
     let mut live = vec![true; plan.candidates.len()];
     let mut excluded = plan.unavailable.clone();
     let mut results = Vec::with_capacity(plan.points.len());
+    let mut measured = Vec::with_capacity(plan.points.len());
     for (i, point) in plan.points.iter().enumerate() {
-        let inputs = harness.build(point).map_err(|e| fail(format!("building inputs at {point:?}: {e}")))?;
+        // A point whose inputs cannot be built here (device-resident data on a host
+        // without a device, say) is skipped with its reason; regions then come from
+        // the points that were measured.
+        let inputs = match harness.build(point) {
+            Ok(inputs) => inputs,
+            Err(reason) => {
+                excluded.push(unbuildable(tuner, point, reason));
+                progress.point_done(&point_label(tuner, point));
+                continue;
+            }
+        };
         let remaining = budget.saturating_sub(started.elapsed());
         let cap = remaining / (plan.points.len() - i) as u32;
         let result = measure_point(harness, &plan, &live, &inputs, rounds, cap);
@@ -46,9 +64,12 @@ pub fn run<H: Harness>(
         }
         progress.point_done(&point_label(tuner, point));
         results.push(result);
+        measured.push(point.clone());
     }
     progress.finish();
-    let entry = build_entry(tuner, &plan, &live, &results, excluded, options, cache.fingerprint())?;
+    let grids = measured_grids(tuner.axes, &measured).map_err(fail)?;
+    let measured = Measured { points: measured, grids, results };
+    let entry = build_entry(tuner, &plan, &measured, &live, excluded, options, cache.fingerprint())?;
     let entry_path = cache.write_entry(&entry)?;
     Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry })
 }
@@ -96,19 +117,61 @@ fn verification_failure(
     }
 }
 
+/// Marks a grid point whose inputs could not be built: every variant (`*`) skips it.
+fn unbuildable(tuner: &Tuner, point: &[SweepValue], reason: String) -> Exclusion {
+    Exclusion {
+        variant: "*".into(),
+        block_size: None,
+        point: Some(point_map(tuner, point)),
+        reason: format!("inputs could not be built, point skipped: {reason}"),
+    }
+}
+
+/// The grid the measured points cover: per axis, the values some measured point has.
+/// Regions are derived on that sub-grid, so it must be whole: the measured points
+/// must be exactly its cartesian product (dropping a label such as `device` keeps it
+/// whole; skipping scattered points does not, and is an error).
+fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Vec<GridValues>, String> {
+    if measured.is_empty() {
+        return Err("no grid point's inputs could be built (see the excluded points)".into());
+    }
+    let sub: Vec<Vec<SweepValue>> = (0..axes.len())
+        .map(|a| {
+            let mut values: Vec<SweepValue> = Vec::new();
+            for v in axes[a].grid {
+                if !values.contains(v) && measured.iter().any(|p| p[a] == *v) {
+                    values.push(*v);
+                }
+            }
+            values
+        })
+        .collect();
+    if sub.iter().map(Vec::len).product::<usize>() != measured.len() {
+        return Err("the points whose inputs could be built do not form a whole sub-grid".into());
+    }
+    Ok(sub.iter().map(|g| grid_values(g)).collect())
+}
+
+/// The points measured (grid order), their sub-grid and their results.
+struct Measured {
+    points: Vec<Vec<SweepValue>>,
+    grids: Vec<GridValues>,
+    results: Vec<PointResult>,
+}
+
 fn build_entry(
     tuner: &'static Tuner,
     plan: &Plan,
+    measured: &Measured,
     live: &[bool],
-    results: &[PointResult],
     excluded: Vec<Exclusion>,
     options: &SweepOptions,
     fingerprint: &str,
 ) -> Result<Entry, Error> {
-    let mut winners = Vec::with_capacity(results.len());
+    let mut winners = Vec::with_capacity(measured.results.len());
     let mut measurements = Vec::new();
     let mut noise: f64 = 0.0;
-    for (point, result) in plan.points.iter().zip(results) {
+    for (point, result) in measured.points.iter().zip(&measured.results) {
         let eligible: Vec<_> = result.timed.iter().copied().filter(|t| live[t.candidate]).collect();
         let winner = pick_winner(&eligible, plan.stable).ok_or_else(|| Error::Sweep {
             kernel: tuner.name.into(),
@@ -133,8 +196,7 @@ fn build_entry(
         }
     }
     let schema = tuner.schema();
-    let grids: Vec<GridValues> = tuner.axes.iter().map(|a| grid_values(a.grid)).collect();
-    let regions = compact_regions(&schema.axes, &grids, &winners);
+    let regions = compact_regions(&schema.axes, &measured.grids, &winners);
     let provenance = Provenance::for_device(&tuner.identity, options.device);
     let entry = Entry {
         schema: SCHEMA,
@@ -209,4 +271,27 @@ fn reproduce_command(tuner: &Tuner, options: &SweepOptions) -> String {
     let path = tuner.module_path.split_once("::").map_or("", |(_, rest)| rest);
     let test = if path.is_empty() { "ktc_sweep".to_string() } else { format!("{path}::ktc_sweep") };
     format!("KTC_SWEEP={mode} cargo test -p {} -- {test} --exact", tuner.identity.crate_name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_grids_keep_whole_sub_grids_only() {
+        let grid_n: &'static [SweepValue] = &[SweepValue::Num(1), SweepValue::Num(2)];
+        let grid_loc: &'static [SweepValue] = &[SweepValue::Label("host"), SweepValue::Label("device")];
+        let axes = [
+            TunerAxis { name: "n", kind: crate::AxisKind::Numeric, grid: grid_n },
+            TunerAxis { name: "loc", kind: crate::AxisKind::Categorical, grid: grid_loc },
+        ];
+        let point = |n, l| vec![SweepValue::Num(n), SweepValue::Label(l)];
+        let host_only = [point(1, "host"), point(2, "host")];
+        let grids = measured_grids(&axes, &host_only).unwrap();
+        assert_eq!(grids[0], GridValues::Numeric(vec![1.0, 2.0]));
+        assert_eq!(grids[1], GridValues::Categorical(vec!["host".into()]));
+        let scattered = [point(1, "host"), point(2, "device")];
+        assert!(measured_grids(&axes, &scattered).unwrap_err().contains("whole sub-grid"));
+        assert!(measured_grids(&axes, &[]).unwrap_err().contains("no grid point"));
+    }
 }

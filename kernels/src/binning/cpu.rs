@@ -1,0 +1,93 @@
+//! CPU variants of `discretize`: linear scan, branch-free binary search, parallel
+//! chunks.
+
+use rayon::prelude::*;
+
+use super::edges::check;
+use super::floats::{Float, Floats};
+use crate::Error;
+
+/// Runs `f` on the values as a typed slice.
+macro_rules! with_values {
+    ($values:expr, |$v:ident| $body:expr) => {
+        match $values {
+            Floats::F32($v) => $body,
+            Floats::F64($v) => $body,
+        }
+    };
+}
+
+/// Bins by scanning the edges from the first: cheap for a handful of edges.
+#[inline]
+fn linear_one(edges: &[f64], v: f64) -> u8 {
+    edges.iter().take_while(|&&e| e <= v).count() as u8
+}
+
+/// Bins by a binary search whose steps are selects, not branches: the step count
+/// depends only on the number of edges, so random values cost no mispredictions.
+#[inline]
+fn binary_one(edges: &[f64], v: f64) -> u8 {
+    if edges.is_empty() {
+        return 0;
+    }
+    let (mut base, mut size) = (0usize, edges.len());
+    while size > 1 {
+        let half = size / 2;
+        let mid = base + half;
+        base = if edges[mid] <= v { mid } else { base };
+        size -= half;
+    }
+    (base + usize::from(edges[base] <= v)) as u8
+}
+
+/// Bins `values` into `codes` with `one`, refusing NaN (reported at `offset + row`).
+#[inline]
+fn run<F: Float>(
+    values: &[F],
+    edges: &[f64],
+    codes: &mut [u8],
+    offset: usize,
+    one: impl Fn(&[f64], f64) -> u8,
+) -> Result<(), Error> {
+    for (row, (c, v)) in codes.iter_mut().zip(values).enumerate() {
+        let v = v.wide();
+        if v.is_nan() {
+            return Err(Error::NotANumber { column: 0, row: offset + row });
+        }
+        *c = one(edges, v);
+    }
+    Ok(())
+}
+
+/// The reference: a linear scan per value.
+pub(crate) fn linear(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    with_values!(values, |v| run(v, edges, codes, 0, linear_one))
+}
+
+/// A branch-free binary search per value.
+pub(crate) fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    with_values!(values, |v| run(v, edges, codes, 0, binary_one))
+}
+
+/// Rayon over chunks of `block` values, binary search inside; the first NaN (lowest
+/// row) is reported.
+pub(crate) fn par_chunks(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    block: usize,
+) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    let block = block.max(1);
+    let errors: Vec<Error> = with_values!(values, |v| {
+        codes
+            .par_chunks_mut(block)
+            .zip(v.par_chunks(block))
+            .enumerate()
+            .filter_map(|(i, (c, v))| run(v, edges, c, i * block, binary_one).err())
+            .collect()
+    });
+    errors.into_iter().next().map_or(Ok(()), Err)
+}

@@ -1,0 +1,77 @@
+//! Binning: `discretize`, continuous columns to bin codes, given sorted edges (usually
+//! [`quantile_edges`]).
+//!
+//! ```
+//! use ktc_kernels::{Floats, discretize, quantile_edges};
+//!
+//! let values = Floats::from(vec![0.1f32, 5.0, 2.5, 9.0]);
+//! let edges = quantile_edges(&values, 4)?;          // 3 edges, 4 bins
+//! let mut codes = vec![0u8; values.len()];
+//! discretize::call(&values, &edges, &mut codes)?;   // the tuned variant
+//! assert_eq!(codes, [0, 2, 1, 3]);
+//! # Ok::<(), ktc_kernels::Error>(())
+//! ```
+//!
+//! A value's code is the number of edges `≤` it, so with `k − 1` edges codes are
+//! `0..k` (`k ≤ 256`: codes are `u8`). **NaN policy**: a NaN value is an
+//! [`Error::NotANumber`](crate::Error::NotANumber) naming its row (NaN has no bin;
+//! dropping or imputing is the caller's decision, made before); `codes` is then
+//! partly written. Edges must be sorted and free of NaN, or the call is an error
+//! value too; so is a `codes` buffer of the wrong length.
+
+mod cpu;
+mod edges;
+mod floats;
+mod gpu;
+
+pub use edges::{MAX_BINS, quantile_edges};
+pub use floats::Floats;
+
+/// Bin codes of continuous values.
+#[ktc::tunable(
+    axes(n_samples = values.len(), n_bins = edges.len() + 1),
+    sweep(n_samples = [1_000, 100_000, 1_000_000], n_bins = [4, 16, 64, 256]),
+)]
+pub mod discretize {
+    use super::Floats;
+    use crate::Error;
+
+    /// One grid point's inputs: uniform random values, their quantile edges.
+    #[inputs]
+    pub fn inputs(n_samples: usize, n_bins: usize) -> (Floats, Vec<f64>, Vec<u8>) {
+        let mut rng = crate::joint_hist::Lcg::new(n_samples as u64 ^ (n_bins as u64) << 32);
+        let values: Vec<f64> = (0..n_samples).map(|_| rng.next_u64() as f64 / u64::MAX as f64).collect();
+        // Evenly spaced edges are the quantiles of uniform values, without a sort.
+        let edges = (1..n_bins).map(|i| i as f64 / n_bins as f64).collect();
+        (Floats::from(values), edges, vec![0; n_samples])
+    }
+
+    /// The reference: scan the edges in order.
+    #[variant(reference)]
+    pub fn linear(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+        super::cpu::linear(values, edges, codes)
+    }
+
+    /// Branch-free binary search.
+    #[variant]
+    pub fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+        super::cpu::binary(values, edges, codes)
+    }
+
+    /// Rayon over chunks of `block_size` values, binary search inside.
+    #[variant(block_size = [16_384, 131_072])]
+    pub fn par_chunks(
+        values: &Floats,
+        edges: &[f64],
+        codes: &mut [u8],
+        block_size: usize,
+    ) -> Result<(), Error> {
+        super::cpu::par_chunks(values, edges, codes, block_size)
+    }
+
+    /// CUDA: copy values and edges in, binary search per thread, copy codes out.
+    #[variant(requires = cuda, block_size = [128, 256, 512, 1024])]
+    pub fn cuda(values: &Floats, edges: &[f64], codes: &mut [u8], block_size: usize) -> Result<(), Error> {
+        super::gpu::cuda(values, edges, codes, block_size)
+    }
+}

@@ -1,0 +1,55 @@
+//! Codes in device memory, and the copies between host and device.
+
+use std::sync::Arc;
+
+use cudarc::driver::CudaSlice;
+
+use super::gpu;
+use crate::column::{HostCodes, Storage};
+use crate::{Codes, Error};
+
+/// Device-resident codes of either width (device 0's default stream).
+pub(crate) enum DeviceCodes {
+    /// One byte per code.
+    U8(CudaSlice<u8>),
+    /// Two bytes per code.
+    U16(CudaSlice<u16>),
+}
+
+fn driver(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '_ {
+    move |e| Error::Cuda(format!("{what}: {e}"))
+}
+
+/// Uploads host codes (already validated, so the device copy is valid too).
+pub(crate) fn upload(host: HostCodes<'_>) -> Result<DeviceCodes, Error> {
+    let stream = &gpu()?.stream;
+    Ok(match host {
+        HostCodes::U8(d) => {
+            DeviceCodes::U8(stream.clone_htod(d).map_err(driver("copying codes to the device"))?)
+        }
+        HostCodes::U16(d) => {
+            DeviceCodes::U16(stream.clone_htod(d).map_err(driver("copying codes to the device"))?)
+        }
+    })
+}
+
+/// Copies device codes back to host storage, waiting for the copy.
+pub(crate) fn download(codes: &DeviceCodes) -> Result<Storage, Error> {
+    let stream = &gpu()?.stream;
+    let err = driver("copying codes to the host");
+    let storage = match codes {
+        DeviceCodes::U8(d) => Storage::HostU8(stream.clone_dtoh(d).map_err(&err)?.into()),
+        DeviceCodes::U16(d) => Storage::HostU16(stream.clone_dtoh(d).map_err(&err)?.into()),
+    };
+    stream.synchronize().map_err(err)?;
+    Ok(storage)
+}
+
+/// `codes` on the device (a copy when they are on the host, a cheap clone otherwise).
+pub(crate) fn to_device(codes: &Codes) -> Result<Codes, Error> {
+    let storage = match codes.host() {
+        Some(host) => Storage::Device(Arc::new(upload(host)?)),
+        None => codes.storage.clone(),
+    };
+    Ok(Codes::from_parts(storage, codes.n_rows(), codes.n_cols(), codes.bins()))
+}

@@ -1,0 +1,67 @@
+//! The process-wide CUDA state: context, stream, compiled kernels, device limits.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, OnceLock};
+
+use cudarc::driver::sys::CUdevice_attribute as Attr;
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
+
+use super::source::SOURCE;
+use crate::Error;
+
+/// Device 0, ready to launch the kernels of [`SOURCE`].
+pub(crate) struct Gpu {
+    /// The stream every copy and launch goes through (the context's default stream).
+    pub(crate) stream: Arc<CudaStream>,
+    /// Streaming multiprocessors, for sizing grids.
+    pub(crate) sm_count: u32,
+    /// Shared memory a block may use without opting in, in bytes.
+    pub(crate) shared_bytes: usize,
+    module: Arc<CudaModule>,
+}
+
+impl Gpu {
+    /// A kernel of the compiled module by name.
+    pub(crate) fn function(&self, name: &str) -> Result<CudaFunction, Error> {
+        self.module.load_function(name).map_err(|e| Error::Cuda(format!("loading kernel `{name}`: {e}")))
+    }
+}
+
+static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+
+/// The process's GPU, set up on first use; the reason when CUDA is unusable. Never
+/// panics: the capability probe runs before any cudarc call.
+pub(crate) fn gpu() -> Result<&'static Gpu, Error> {
+    ktc::capability_available(ktc::Capability::Cuda).map_err(Error::Cuda)?;
+    let gpu = GPU.get_or_init(|| {
+        catch_unwind(AssertUnwindSafe(init))
+            .unwrap_or_else(|_| Err("CUDA setup panicked inside cudarc".into()))
+    });
+    gpu.as_ref().map_err(|e| Error::Cuda(e.clone()))
+}
+
+fn init() -> Result<Gpu, String> {
+    let ctx = CudaContext::new(0).map_err(|e| format!("creating a context on device 0: {e}"))?;
+    let attr = |a| ctx.attribute(a).map_err(|e| format!("reading {a:?}: {e}"));
+    let sm_count = u32::try_from(attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?).unwrap_or(1).max(1);
+    let shared_bytes =
+        usize::try_from(attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?).unwrap_or(0);
+    let (major, minor) = (
+        attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+        attr(Attr::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+    );
+    // Compile for the device's own architecture; an NVRTC older than the device does
+    // not know it, and then its default architecture's PTX (which the driver JITs
+    // forward) does the job.
+    let opts = |arch: Option<String>| CompileOptions {
+        options: arch.into_iter().collect(),
+        name: Some("ktc_kernels.cu".into()),
+        ..CompileOptions::default()
+    };
+    let ptx = compile_ptx_with_opts(SOURCE, opts(Some(format!("--gpu-architecture=compute_{major}{minor}"))))
+        .or_else(|_| compile_ptx_with_opts(SOURCE, opts(None)))
+        .map_err(|e| format!("NVRTC compile: {e}"))?;
+    let module = ctx.load_module(ptx).map_err(|e| format!("loading the compiled module: {e}"))?;
+    Ok(Gpu { stream: ctx.default_stream(), sm_count, shared_bytes, module })
+}

@@ -1,0 +1,18 @@
+//! Everything that touches cudarc, behind the `cuda` feature.
+//!
+//! cudarc panics (instead of returning `Err`) when `libcuda` or `libnvrtc` is missing,
+//! so [`gpu`] asks `ktc::capability_available(Cuda)` first and reaches cudarc only
+//! when it says yes; even then, setup runs under `catch_unwind`. The CUDA source is
+//! compiled with NVRTC once per process, for device 0 (the device the ktc fingerprint
+//! describes), and kept with its context, default stream and limits in a static.
+
+mod codes;
+mod discretize;
+mod gpu;
+mod joint_hist;
+mod source;
+
+pub(crate) use codes::{DeviceCodes, download, to_device};
+pub(crate) use discretize::discretize;
+pub(crate) use gpu::gpu;
+pub(crate) use joint_hist::{joint_hist_global, joint_hist_shared};

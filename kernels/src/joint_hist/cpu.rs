@@ -1,0 +1,164 @@
+//! CPU variants of `joint_hist_batched`.
+
+use rayon::prelude::*;
+
+use super::check::{Shape, check};
+use crate::column::{Code, HostCodes};
+use crate::{Codes, Error};
+
+/// `y` and `x` on the host: cheap clones, or copies back from the device (part of
+/// the measured time, as residency demands).
+fn on_host(y: &Codes, x: &Codes) -> Result<(Codes, Codes), Error> {
+    Ok((y.to_host()?, x.to_host()?))
+}
+
+/// Typed host views of values [`on_host`] returned.
+fn views<'a>(y: &'a Codes, x: &'a Codes) -> Result<(HostCodes<'a>, HostCodes<'a>), Error> {
+    match (y.host(), x.host()) {
+        (Some(y), Some(x)) => Ok((y, x)),
+        _ => Err(Error::ResidencyMismatch),
+    }
+}
+
+/// Calls `f` with `y` and `x` as typed slices, for each of the four width pairs.
+macro_rules! with_slices {
+    ($y:expr, $x:expr, |$ys:ident, $xs:ident| $body:expr) => {
+        match ($y, $x) {
+            (HostCodes::U8($ys), HostCodes::U8($xs)) => $body,
+            (HostCodes::U8($ys), HostCodes::U16($xs)) => $body,
+            (HostCodes::U16($ys), HostCodes::U8($xs)) => $body,
+            (HostCodes::U16($ys), HostCodes::U16($xs)) => $body,
+        }
+    };
+}
+
+/// Counts one feature column into `table` (`kx · ky` counters, already zeroed).
+#[inline]
+pub(crate) fn count_column<Y: Code, X: Code>(ys: &[Y], xs: &[X], ky: usize, table: &mut [u32]) {
+    for (&y, &x) in ys.iter().zip(xs) {
+        table[x.index() * ky + y.index()] += 1;
+    }
+}
+
+/// The reference: each feature in turn, one table each.
+pub(crate) fn serial(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    if s.joint() == 0 {
+        return Ok(());
+    }
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    with_slices!(yh, xh, |ys, xs| {
+        for (j, table) in counts.chunks_exact_mut(s.joint()).enumerate() {
+            count_column(ys, column(xs, s, j), s.ky, table);
+        }
+    });
+    Ok(())
+}
+
+/// Counts one column into four interleaved tables (`scratch`: `4 · kx · ky`
+/// counters, zeroed), then adds them to `table`. Consecutive samples that hit the same counter then
+/// update different memory, so the increments do not wait on each other's stores —
+/// the bottleneck of the plain loop when tables are small and hits repeat.
+#[inline]
+fn count_column_4way<Y: Code, X: Code>(
+    ys: &[Y],
+    xs: &[X],
+    ky: usize,
+    table: &mut [u32],
+    scratch: &mut [u32],
+) {
+    let joint = table.len();
+    let (t0, rest) = scratch.split_at_mut(joint);
+    let (t1, rest) = rest.split_at_mut(joint);
+    let (t2, t3) = rest.split_at_mut(joint);
+    let (yc, xc) = (ys.chunks_exact(4), xs.chunks_exact(4));
+    let (ytail, xtail) = (yc.remainder(), xc.remainder());
+    for (y, x) in yc.zip(xc) {
+        t0[x[0].index() * ky + y[0].index()] += 1;
+        t1[x[1].index() * ky + y[1].index()] += 1;
+        t2[x[2].index() * ky + y[2].index()] += 1;
+        t3[x[3].index() * ky + y[3].index()] += 1;
+    }
+    count_column(ytail, xtail, ky, t0);
+    for (i, out) in table.iter_mut().enumerate() {
+        *out += t0[i] + t1[i] + t2[i] + t3[i];
+    }
+}
+
+/// Serial, four-way privatised counting (see [`count_column_4way`]).
+pub(crate) fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    let mut scratch = vec![0u32; 4 * s.joint()];
+    with_slices!(yh, xh, |ys, xs| {
+        for (j, table) in counts.chunks_exact_mut(s.joint()).enumerate() {
+            scratch.fill(0);
+            count_column_4way(ys, column(xs, s, j), s.ky, table, &mut scratch);
+        }
+    });
+    Ok(())
+}
+
+/// Rayon over features: each worker owns whole tables, so nothing is merged. Wins
+/// when there are at least as many features as cores.
+pub(crate) fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    with_slices!(yh, xh, |ys, xs| {
+        counts.par_chunks_exact_mut(s.joint()).enumerate().for_each(|(j, table)| {
+            let mut scratch = vec![0u32; 4 * s.joint()];
+            count_column_4way(ys, column(xs, s, j), s.ky, table, &mut scratch);
+        });
+    });
+    Ok(())
+}
+
+/// Rayon over blocks of `block` samples: each worker counts its blocks of every
+/// feature into private tables, merged at the end. Wins with few features and many
+/// samples, where [`par_features`] has too little to share out.
+pub(crate) fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block: usize) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    let block = block.max(1);
+    let blocks = s.n.div_ceil(block);
+    let len = counts.len();
+    let merged = with_slices!(yh, xh, |ys, xs| {
+        (0..blocks)
+            .into_par_iter()
+            .fold(
+                || (vec![0u32; len], vec![0u32; 4 * s.joint()]),
+                |(mut acc, mut scratch), b| {
+                    let rows = b * block..((b + 1) * block).min(s.n);
+                    for (j, table) in acc.chunks_exact_mut(s.joint()).enumerate() {
+                        scratch.fill(0);
+                        let xs = &column(xs, s, j)[rows.clone()];
+                        count_column_4way(&ys[rows.clone()], xs, s.ky, table, &mut scratch);
+                    }
+                    (acc, scratch)
+                },
+            )
+            .map(|(acc, _)| acc)
+            .reduce_with(|mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            })
+    });
+    if let Some(merged) = merged {
+        counts.copy_from_slice(&merged);
+    }
+    Ok(())
+}
+
+/// Column `j` of a column-major buffer.
+#[inline]
+pub(crate) fn column<T>(xs: &[T], s: Shape, j: usize) -> &[T] {
+    &xs[j * s.n..(j + 1) * s.n]
+}
