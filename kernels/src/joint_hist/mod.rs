@@ -73,7 +73,8 @@ pub mod joint_hist_batched {
     }
 
     /// Serial, four interleaved tables per feature: no store-to-load waits between
-    /// consecutive samples that hit the same counter.
+    /// consecutive samples that hit the same counter (plain counting where the column
+    /// is shorter than 16 tables, as zeroing four tables would then dominate).
     #[variant]
     pub fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::multiway(y, x, counts)
