@@ -21,9 +21,9 @@
 //! - `x`: `p` columns of the same `n` samples, codes below `kx = x.bins()`.
 //! - `counts`: `p · kx · ky` counters, **overwritten** (no need to zero them), laid out
 //!   `counts[(j · kx + x) · ky + y]`, always on the host.
-//! - Inputs on the host or both on one CUDA device ([`Codes`] says which; the
+//! - Inputs on the host or both on one CUDA device ([`Codes`](crate::Codes) says which; the
 //!   `loc` axis). Bad shapes are an [`Error`](crate::Error) value; codes were checked
-//!   when the [`Codes`] were built.
+//!   when the [`Codes`](crate::Codes) were built.
 //!
 //! Every variant validates shapes first (O(1)), so `call_with` is as safe as `call`.
 
