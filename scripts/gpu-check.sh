@@ -32,6 +32,7 @@ if ! cargo run --release --quiet -p ktc-kernels --example cuda_probe; then
 fi
 
 echo "== kernel tests (CUDA cases included)"
+cargo test --release -p ktc-kernels --lib -- cuda::source --nocapture
 cargo test --release -p ktc-kernels --test joint_hist --test discretize -- --nocapture 2>&1 \
     | tee "$log_dir/tests.log"
 if grep -q "skipping the CUDA check" "$log_dir/tests.log"; then

@@ -146,7 +146,7 @@ impl Codes {
     pub fn to_host(&self) -> Result<Codes, Error> {
         let storage = match &self.storage {
             #[cfg(feature = "cuda")]
-            Storage::Device(d) => crate::cuda::download(d)?,
+            Storage::Device(d) => crate::cuda::download(d, self.n_rows * self.n_cols)?,
             other => other.clone(),
         };
         Ok(Codes::from_parts(storage, self.n_rows, self.n_cols, self.bins))

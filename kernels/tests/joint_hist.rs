@@ -26,7 +26,7 @@ fn blocks(v: Variant) -> Vec<Option<usize>> {
         return vec![None];
     }
     let mut b: Vec<Option<usize>> = v.block_sizes().iter().map(|&b| Some(b)).collect();
-    b.extend([Some(1), Some(7), Some(64)]);
+    b.extend([Some(7), Some(64)]);
     b
 }
 
@@ -62,7 +62,7 @@ fn case() -> impl Strategy<Value = (Codes, Codes)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(32))]
 
     #[test]
     fn every_cpu_variant_equals_the_reference((y, x) in case()) {
@@ -165,5 +165,24 @@ fn cuda_variants_equal_the_reference() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn columns_and_residency_round_trips() {
+    let x = Codes::from_u16(vec![1, 2, 3, 4, 5, 6], 3, 2, 7).unwrap();
+    let col = x.host_column(1).unwrap();
+    assert_eq!((col.n_rows(), col.n_cols(), col.bins()), (3, 1, 7));
+    assert!(matches!(col.host(), Some(ktc_kernels::column::HostCodes::U16(&[4, 5, 6]))));
+    assert!(x.host_column(2).is_none());
+    let back = x.to_host().unwrap();
+    assert_eq!(ktc::location(&back), ktc::Location::Host);
+    assert!(matches!(back.host(), Some(ktc_kernels::column::HostCodes::U16(&[1, 2, 3, 4, 5, 6]))));
+    // Target = one of the features: its histogram against itself is diagonal.
+    let y = x.host_column(0).unwrap();
+    let mut counts = vec![0u32; 2 * 7 * 7];
+    joint_hist_batched::call(&y, &x, &mut counts).unwrap();
+    for v in 1..=3 {
+        assert_eq!(counts[v * 7 + v], 1, "feature 0 against itself, code {v}");
     }
 }

@@ -162,3 +162,19 @@ fn criteria_parse_and_print() {
     assert!("mad".parse::<Criterion>().unwrap_err().contains("mid"));
     assert_eq!(Criterion::Miq.to_string(), "MIQ");
 }
+
+#[test]
+fn comparison_runs_every_available_strategy_with_the_same_selection() {
+    use ktc_kernels::mrmr::{Outcome, compare_strategies};
+    let set = synthetic::generate(3_000, 12, 5).unwrap();
+    let rows = compare_strategies(&set.data.target, &set.data.features, 4, Criterion::Miq, 2).unwrap();
+    assert_eq!(rows[0].strategy, HistStrategy::Dispatched);
+    assert_eq!(rows.len(), 1 + HistStrategy::all_forced().len());
+    for row in &rows {
+        match (&row.outcome, row.strategy.unavailable_reason()) {
+            (Outcome::Ran { same_selection, .. }, None) => assert!(same_selection, "{}", row.strategy),
+            (Outcome::Skipped(why), Some(reason)) => assert_eq!(why, &reason),
+            (outcome, reason) => panic!("{}: {outcome:?} but unavailable: {reason:?}", row.strategy),
+        }
+    }
+}

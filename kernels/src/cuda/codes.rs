@@ -20,26 +20,37 @@ fn driver(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '_ {
     move |e| Error::Cuda(format!("{what}: {e}"))
 }
 
-/// Uploads host codes (already validated, so the device copy is valid too).
+/// Uploads host codes (already validated, so the device copy is valid too). Empty
+/// codes upload one zero code instead: the driver refuses zero-byte allocations, and
+/// the [`Codes`] shape, not the buffer's length, says how many codes there are.
 pub(crate) fn upload(host: HostCodes<'_>) -> Result<DeviceCodes, Error> {
     let stream = &gpu()?.stream;
+    let err = driver("copying codes to the device");
     Ok(match host {
-        HostCodes::U8(d) => {
-            DeviceCodes::U8(stream.clone_htod(d).map_err(driver("copying codes to the device"))?)
-        }
-        HostCodes::U16(d) => {
-            DeviceCodes::U16(stream.clone_htod(d).map_err(driver("copying codes to the device"))?)
-        }
+        HostCodes::U8(d) => DeviceCodes::U8(stream.clone_htod(non_empty(d, &[0])).map_err(err)?),
+        HostCodes::U16(d) => DeviceCodes::U16(stream.clone_htod(non_empty(d, &[0])).map_err(err)?),
     })
 }
 
-/// Copies device codes back to host storage, waiting for the copy.
-pub(crate) fn download(codes: &DeviceCodes) -> Result<Storage, Error> {
+/// `d`, or one zero code (a promoted `'static` constant) when it is empty.
+fn non_empty<'a, T>(d: &'a [T], zero: &'static [T; 1]) -> &'a [T] {
+    if d.is_empty() { zero } else { d }
+}
+
+/// Copies the first `len` device codes back to host storage, waiting for the copy.
+pub(crate) fn download(codes: &DeviceCodes, len: usize) -> Result<Storage, Error> {
     let stream = &gpu()?.stream;
+    if len == 0 {
+        // Nothing to copy (the buffer holds only the stand-in code of `upload`).
+        return Ok(match codes {
+            DeviceCodes::U8(_) => Storage::HostU8(Vec::new().into()),
+            DeviceCodes::U16(_) => Storage::HostU16(Vec::new().into()),
+        });
+    }
     let err = driver("copying codes to the host");
     let storage = match codes {
-        DeviceCodes::U8(d) => Storage::HostU8(stream.clone_dtoh(d).map_err(&err)?.into()),
-        DeviceCodes::U16(d) => Storage::HostU16(stream.clone_dtoh(d).map_err(&err)?.into()),
+        DeviceCodes::U8(d) => Storage::HostU8(stream.clone_dtoh(&d.slice(..len)).map_err(&err)?.into()),
+        DeviceCodes::U16(d) => Storage::HostU16(stream.clone_dtoh(&d.slice(..len)).map_err(&err)?.into()),
     };
     stream.synchronize().map_err(err)?;
     Ok(storage)

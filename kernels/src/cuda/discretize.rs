@@ -32,10 +32,10 @@ fn run<F: DeviceRepr>(
     block: usize,
 ) -> Result<(), Error> {
     let n = values.len();
+    let gpu = gpu()?;
     if n == 0 {
         return Ok(());
     }
-    let gpu = gpu()?;
     let stream = &gpu.stream;
     let dv = stream.clone_htod(values).map_err(driver("copying values to the device"))?;
     // A one-element buffer stands in for no edges: a zero-length allocation is refused.

@@ -36,15 +36,15 @@ pub(crate) fn joint_hist_global(
     block: usize,
 ) -> Result<(), Error> {
     let gpu = gpu()?;
+    if nothing_to_count(s, counts) {
+        return Ok(());
+    }
     let (yd, xd) = (on_device(y)?, on_device(x)?);
     let mut dev = gpu.stream.alloc_zeros::<u32>(counts.len()).map_err(driver("allocating counts"))?;
-    let total = s.n * s.p;
-    if total > 0 {
-        let f = gpu.function(&name("jh_global", &yd, &xd))?;
-        let cfg = config(gpu, block, total, 1, 0);
-        let (n, p, ky, joint) = (s.n as u32, s.p as u32, s.ky as u32, s.joint() as u32);
-        launch(gpu, &f, &yd, &xd, [n, p, ky, joint], &mut dev, cfg)?;
-    }
+    let f = gpu.function(&name("jh_global", &yd, &xd))?;
+    let cfg = config(gpu, block, s.n * s.p, 1, 0);
+    let (n, p, ky, joint) = (s.n as u32, s.p as u32, s.ky as u32, s.joint() as u32);
+    launch(gpu, &f, &yd, &xd, [n, p, ky, joint], &mut dev, cfg)?;
     finish(gpu, &dev, counts)
 }
 
@@ -70,18 +70,29 @@ pub(crate) fn joint_hist_shared(
         ));
         return joint_hist_global(y, x, s, counts, block);
     }
+    if nothing_to_count(s, counts) {
+        return Ok(());
+    }
     let (yd, xd) = (on_device(y)?, on_device(x)?);
     let mut dev = gpu.stream.alloc_zeros::<u32>(counts.len()).map_err(driver("allocating counts"))?;
-    if s.n > 0 && s.p > 0 {
-        let f = gpu.function(&name("jh_shared", &yd, &xd))?;
-        for j0 in (0..s.p).step_by(MAX_GRID_Y) {
-            let rows = (s.p - j0).min(MAX_GRID_Y);
-            let cfg = config(gpu, block, s.n, rows, table_bytes as u32);
-            let (n, ky, joint) = (s.n as u32, s.ky as u32, s.joint() as u32);
-            launch(gpu, &f, &yd, &xd, [n, j0 as u32, ky, joint], &mut dev, cfg)?;
-        }
+    let f = gpu.function(&name("jh_shared", &yd, &xd))?;
+    for j0 in (0..s.p).step_by(MAX_GRID_Y) {
+        let rows = (s.p - j0).min(MAX_GRID_Y);
+        let cfg = config(gpu, block, s.n, rows, table_bytes as u32);
+        let (n, ky, joint) = (s.n as u32, s.ky as u32, s.joint() as u32);
+        launch(gpu, &f, &yd, &xd, [n, j0 as u32, ky, joint], &mut dev, cfg)?;
     }
     finish(gpu, &dev, counts)
+}
+
+/// No samples or no features: the counts are all zero, and the device is not asked
+/// for zero-byte buffers (which it refuses) or empty grids.
+fn nothing_to_count(s: Shape, counts: &mut [u32]) -> bool {
+    if s.n > 0 && s.p > 0 {
+        return false;
+    }
+    counts.fill(0);
+    true
 }
 
 /// `<kernel>_<y width>_<x width>`, as the source names its instantiations.

@@ -87,17 +87,29 @@ fn count_column_4way<Y: Code, X: Code>(
     }
 }
 
+/// Adds one column's counts to `table`: four-way when the column is long next to the
+/// table (zeroing and summing four tables costs `O(joint)`), plainly otherwise.
+#[inline]
+fn count_into<Y: Code, X: Code>(ys: &[Y], xs: &[X], ky: usize, table: &mut [u32], scratch: &mut Vec<u32>) {
+    if ys.len() < 16 * table.len() {
+        count_column(ys, xs, ky, table);
+        return;
+    }
+    scratch.clear();
+    scratch.resize(4 * table.len(), 0);
+    count_column_4way(ys, xs, ky, table, scratch);
+}
+
 /// Serial, four-way privatised counting (see [`count_column_4way`]).
 pub(crate) fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
     let s = check(y, x, counts)?;
     counts.fill(0);
     let (y, x) = on_host(y, x)?;
     let (yh, xh) = views(&y, &x)?;
-    let mut scratch = vec![0u32; 4 * s.joint()];
+    let mut scratch = Vec::new();
     with_slices!(yh, xh, |ys, xs| {
         for (j, table) in counts.chunks_exact_mut(s.joint()).enumerate() {
-            scratch.fill(0);
-            count_column_4way(ys, column(xs, s, j), s.ky, table, &mut scratch);
+            count_into(ys, column(xs, s, j), s.ky, table, &mut scratch);
         }
     });
     Ok(())
@@ -111,9 +123,8 @@ pub(crate) fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(
     let (y, x) = on_host(y, x)?;
     let (yh, xh) = views(&y, &x)?;
     with_slices!(yh, xh, |ys, xs| {
-        counts.par_chunks_exact_mut(s.joint()).enumerate().for_each(|(j, table)| {
-            let mut scratch = vec![0u32; 4 * s.joint()];
-            count_column_4way(ys, column(xs, s, j), s.ky, table, &mut scratch);
+        counts.par_chunks_exact_mut(s.joint()).enumerate().for_each_init(Vec::new, |scratch, (j, table)| {
+            count_into(ys, column(xs, s, j), s.ky, table, scratch);
         });
     });
     Ok(())
@@ -134,13 +145,12 @@ pub(crate) fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block: usize
         (0..blocks)
             .into_par_iter()
             .fold(
-                || (vec![0u32; len], vec![0u32; 4 * s.joint()]),
+                || (vec![0u32; len], Vec::new()),
                 |(mut acc, mut scratch), b| {
                     let rows = b * block..((b + 1) * block).min(s.n);
                     for (j, table) in acc.chunks_exact_mut(s.joint()).enumerate() {
-                        scratch.fill(0);
                         let xs = &column(xs, s, j)[rows.clone()];
-                        count_column_4way(&ys[rows.clone()], xs, s.ky, table, &mut scratch);
+                        count_into(&ys[rows.clone()], xs, s.ky, table, &mut scratch);
                     }
                     (acc, scratch)
                 },

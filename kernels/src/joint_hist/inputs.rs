@@ -59,3 +59,31 @@ pub(crate) fn build(
     let x = random_codes(&mut rng, n_samples, n_features, kx);
     (loc.place(y), loc.place(x), vec![0; n_features * kx * ky])
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joint_sizes_split_into_near_square_tables() {
+        assert_eq!(split_joint(4), (2, 2));
+        assert_eq!(split_joint(64), (8, 8));
+        assert_eq!(split_joint(256), (16, 16));
+        assert_eq!(split_joint(6), (3, 2));
+        assert_eq!(split_joint(7), (7, 1));
+        assert_eq!(split_joint(0), (1, 1));
+    }
+
+    #[test]
+    fn random_codes_are_valid_and_reproducible() {
+        let a = random_codes(&mut Lcg::new(3), 100, 2, 300);
+        let b = random_codes(&mut Lcg::new(3), 100, 2, 300);
+        let (Some(crate::column::HostCodes::U16(a)), Some(crate::column::HostCodes::U16(b))) =
+            (a.host(), b.host())
+        else {
+            panic!("300 bins need u16 codes");
+        };
+        assert_eq!(a, b);
+        assert!(a.iter().all(|&c| c < 300) && a.iter().any(|&c| c > 255));
+    }
+}

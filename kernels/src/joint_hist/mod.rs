@@ -21,9 +21,9 @@
 //! - `x`: `p` columns of the same `n` samples, codes below `kx = x.bins()`.
 //! - `counts`: `p · kx · ky` counters, **overwritten** (no need to zero them), laid out
 //!   `counts[(j · kx + x) · ky + y]`, always on the host.
-//! - Inputs on the host or both on one CUDA device ([`Codes`] says which; the
+//! - Inputs on the host or both on one CUDA device ([`Codes`](crate::Codes) says which; the
 //!   `loc` axis). Bad shapes are an [`Error`](crate::Error) value; codes were checked
-//!   when the [`Codes`] were built.
+//!   when the [`Codes`](crate::Codes) were built.
 //!
 //! Every variant validates shapes first (O(1)), so `call_with` is as safe as `call`.
 
@@ -73,7 +73,8 @@ pub mod joint_hist_batched {
     }
 
     /// Serial, four interleaved tables per feature: no store-to-load waits between
-    /// consecutive samples that hit the same counter.
+    /// consecutive samples that hit the same counter (plain counting where the column
+    /// is shorter than 16 tables, as zeroing four tables would then dominate).
     #[variant]
     pub fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::multiway(y, x, counts)

@@ -33,6 +33,10 @@ pub enum Outcome {
 
 /// Runs [`select`] `repeats` times (at least once) with the dispatcher and with every
 /// available fixed variant and block size. The first row is the dispatched run.
+///
+/// The repetitions are interleaved (every strategy once, then every strategy again), so
+/// a change in the host's load during the comparison hits all strategies alike instead
+/// of whichever happened to run then.
 pub fn compare_strategies(
     target: &Codes,
     features: &Codes,
@@ -40,41 +44,32 @@ pub fn compare_strategies(
     criterion: Criterion,
     repeats: usize,
 ) -> Result<Vec<Timing>, Error> {
-    let (dispatched, best) = timed(target, features, k, criterion, HistStrategy::Dispatched, repeats)?;
-    let mut rows = vec![Timing {
-        strategy: HistStrategy::Dispatched,
-        outcome: Outcome::Ran { best, same_selection: true },
-    }];
-    for strategy in HistStrategy::all_forced() {
-        let outcome = match strategy.unavailable_reason() {
-            Some(reason) => Outcome::Skipped(reason),
-            None => {
-                let (selection, best) = timed(target, features, k, criterion, strategy, repeats)?;
-                Outcome::Ran { best, same_selection: selection.features() == dispatched.features() }
-            }
-        };
-        rows.push(Timing { strategy, outcome });
-    }
-    Ok(rows)
-}
-
-/// The selection and the fastest of `repeats` runs.
-fn timed(
-    target: &Codes,
-    features: &Codes,
-    k: usize,
-    criterion: Criterion,
-    strategy: HistStrategy,
-    repeats: usize,
-) -> Result<(Selection, Duration), Error> {
-    let mut best = Duration::MAX;
-    let mut selection = None;
+    let strategies: Vec<HistStrategy> =
+        std::iter::once(HistStrategy::Dispatched).chain(HistStrategy::all_forced()).collect();
+    let runnable: Vec<bool> = strategies.iter().map(|s| s.unavailable_reason().is_none()).collect();
+    let mut best = vec![Duration::MAX; strategies.len()];
+    let mut selections: Vec<Option<Selection>> = vec![None; strategies.len()];
     for _ in 0..repeats.max(1) {
-        let start = Instant::now();
-        let s = select(target, features, k, criterion, strategy)?;
-        best = best.min(start.elapsed());
-        selection = Some(s);
+        for (i, &strategy) in strategies.iter().enumerate() {
+            if runnable[i] {
+                let start = Instant::now();
+                let s = select(target, features, k, criterion, strategy)?;
+                best[i] = best[i].min(start.elapsed());
+                selections[i] = Some(s);
+            }
+        }
     }
-    // repeats.max(1) ≥ 1 iterations ran, so there is a selection.
-    selection.map(|s| (s, best)).ok_or(Error::LengthMismatch { what: "repetitions", expected: 1, found: 0 })
+    let dispatched = selections[0].as_ref().map(Selection::features);
+    Ok(strategies
+        .iter()
+        .zip(selections)
+        .zip(best)
+        .map(|((&strategy, selection), best)| {
+            let outcome = match selection {
+                Some(s) => Outcome::Ran { best, same_selection: Some(s.features()) == dispatched },
+                None => Outcome::Skipped(strategy.unavailable_reason().unwrap_or_default()),
+            };
+            Timing { strategy, outcome }
+        })
+        .collect())
 }

@@ -13,7 +13,8 @@
 //! Matching the reference (the original C++ mRMR, as wrapped by PyPI `pymrmr` 0.1.11):
 //! the same criteria, the same mean over `S`, the same MIQ guard (the reference adds
 //! `0.0001` to the denominator in bits; MI here is in nats, so the guard is scaled by
-//! `ln 2` and every MIQ score equals the reference's exactly in real arithmetic), and the
+//! `ln 2` and every MIQ score equals the reference's exactly in real arithmetic; a
+//! candidate with no redundancy scores `I(f;c) / ε` rather than dividing by zero), and the
 //! same number of features (`k` is capped at `p`, as there). On the same discrete data
 //! the picks and their order match. Deliberate differences:
 //! - **Ties** go to the lower column index. The reference scans candidates in order of
