@@ -39,6 +39,7 @@ mod error;
 mod fingerprint;
 mod provenance;
 mod registry;
+pub mod remote;
 mod residency;
 mod store;
 pub mod sweep;

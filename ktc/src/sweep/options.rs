@@ -26,6 +26,9 @@ pub struct SweepOptions {
     pub fingerprint: Option<String>,
     /// Show a progress bar when stderr is a terminal.
     pub progress: bool,
+    /// Do not push the new entry to the remote named by `KTC_REMOTE` (which a sweep
+    /// otherwise does, unless `KTC_REMOTE_PUSH=0`).
+    pub skip_push: bool,
 }
 
 impl SweepOptions {
@@ -41,7 +44,7 @@ impl SweepOptions {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map(Duration::from_secs_f64);
-        SweepOptions { mode, budget, cache_dir: None, fingerprint: None, progress: true }
+        SweepOptions { mode, budget, cache_dir: None, fingerprint: None, progress: true, skip_push: false }
     }
 }
 
@@ -54,4 +57,8 @@ pub struct SweepReport {
     pub entry_path: PathBuf,
     /// The entry's content.
     pub entry: crate::Entry,
+    /// The push of the entry to the remote: `None` when none was tried (no remote,
+    /// opted out), else what the remote did or why the push failed (warned once; a
+    /// failed push never fails the sweep).
+    pub pushed: Option<Result<crate::remote::PutOutcome, String>>,
 }

@@ -50,7 +50,8 @@ pub fn run<H: Harness>(
     progress.finish();
     let entry = build_entry(tuner, &plan, &live, &results, excluded, options, cache.fingerprint())?;
     let entry_path = cache.write_entry(&entry)?;
-    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry })
+    let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
+    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed })
 }
 
 fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
