@@ -155,3 +155,64 @@ fn pull_and_push_reject_what_is_not_a_valid_entry() {
     assert!(report.rejected[0].key.ends_with("0123456789abcdef.json"), "{report}");
     assert_eq!(report.transferred.len(), 1, "{report}");
 }
+
+/// Child: sweeps the fixture into `KTC_CACHE_DIR` with pushing left on, and prints
+/// what the push did.
+#[test]
+fn child_sweeps() {
+    if std::env::var_os("KTC_REMOTE_SWEEP_CHILD").is_none() {
+        return;
+    }
+    let options = ktc::sweep::SweepOptions {
+        mode: ktc::sweep::SweepMode::Quick,
+        budget: Some(std::time::Duration::from_secs(5)),
+        cache_dir: std::env::var_os("KTC_CACHE_DIR").map(Into::into),
+        fingerprint: Some(FINGERPRINT.into()),
+        progress: false,
+        skip_push: false,
+    };
+    let report = (scale::__KTC_TUNER.sweep)(&options).unwrap();
+    println!("PUSHED {:?}", report.pushed);
+}
+
+/// Runs `child_sweeps` with `env`; returns its stdout.
+fn sweep_child(store: &std::path::Path, env: &[(&str, String)]) -> String {
+    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", "child_sweeps", "--nocapture", "--test-threads", "1"])
+        .env("KTC_REMOTE_SWEEP_CHILD", "1")
+        .env("KTC_CACHE_DIR", store)
+        .env_remove("KTC_REMOTE_PUSH");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    stdout
+}
+
+#[test]
+fn a_sweep_pushes_its_entry_unless_opted_out() {
+    if std::env::var_os(CHILD).is_some() || std::env::var_os("KTC_REMOTE_SWEEP_CHILD").is_some() {
+        return;
+    }
+    let (store, shared) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let remote = FolderBackend::new(shared.path());
+    let url = file_url(shared.path());
+
+    let stdout = sweep_child(store.path(), &[("KTC_REMOTE", url.clone()), ("KTC_REMOTE_PUSH", "0".into())]);
+    assert!(stdout.contains("PUSHED None"), "{stdout}");
+    assert!(remote.list("").unwrap().is_empty(), "KTC_REMOTE_PUSH=0 pushes nothing");
+
+    let stdout = sweep_child(store.path(), &[("KTC_REMOTE", url)]);
+    assert!(stdout.contains("PUSHED Some(Ok(Created))"), "{stdout}");
+    let keys = remote.list("").unwrap();
+    assert_eq!(keys.len(), 1, "{keys:?}");
+    // The pushed object is the newest local entry, byte for byte.
+    let local = cache(store.path()).list();
+    let newest = local.iter().map(|l| &l.path).max().unwrap();
+    assert!(keys[0].ends_with(newest.file_name().unwrap().to_str().unwrap()), "{keys:?}");
+    let key = ktc::remote::RemoteKey::parse(&keys[0]).unwrap();
+    assert_eq!(remote.get(&key).unwrap(), std::fs::read(newest).unwrap());
+}
