@@ -1,5 +1,11 @@
 #!/usr/bin/env bash
-# The README's test command: every test of the workspace, doc tests included.
+# The README's test command: every test of the workspace (doc tests included), then the
+# remote-backend tests with the `s3` feature against a real S3 server (moto on loopback,
+# installed into a virtualenv on first use and stopped on exit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo test --workspace "$@"
+echo "== remote tests (s3 feature, moto)"
+# CI=true: a missing server is a failure, never a skip.
+CI=true bash scripts/with-moto.sh cargo test -p ktc-workspace -p ktc --features ktc/s3,ktc-workspace/s3 \
+    --lib --test remote_s3 --test remote_folder "$@"

@@ -272,3 +272,30 @@ fn plot_writes_well_formed_svg_naming_every_variant() {
         assert!(texts.iter().any(|t| t.starts_with(variant.name())), "{} not in the legend", variant.name());
     }
 }
+
+#[test]
+fn push_pull_and_remote_ls_through_a_shared_folder() {
+    let shared = tempfile::tempdir().unwrap();
+    let remote = format!("file://{}", shared.path().display());
+    let pushed = json(&STORE, &["push", "--remote", &remote]);
+    let uploaded = pushed["transferred"].as_array().unwrap();
+    assert!(!uploaded.is_empty(), "{pushed}");
+    assert_eq!(pushed["rejected"].as_array().unwrap().len(), 0, "{pushed}");
+    // A second push finds everything there: nothing is overwritten.
+    let again = json(&STORE, &["push", "--remote", &remote]);
+    assert_eq!(again["transferred"].as_array().unwrap().len(), 0);
+    assert_eq!(again["already_present"].as_array().unwrap().len(), uploaded.len());
+
+    let listed = json(&STORE, &["remote", "ls", "--remote", &remote]);
+    assert_eq!(listed["entries"].as_array().unwrap().len(), uploaded.len(), "{listed}");
+
+    let fresh = tempfile::tempdir().unwrap();
+    let pulled = json(fresh.path(), &["pull", "--remote", &remote]);
+    assert_eq!(pulled["transferred"].as_array().unwrap().len(), uploaded.len(), "{pulled}");
+    let entries = json(fresh.path(), &["list"]);
+    assert!(entries.to_string().contains("\"sum\""), "{entries}");
+
+    let no_remote = ktc(fresh.path(), &["pull"]);
+    assert_eq!(no_remote.status.code(), Some(2), "no remote configured is bad usage");
+    assert!(text(&no_remote.stderr).contains("KTC_REMOTE"));
+}

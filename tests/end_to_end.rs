@@ -23,6 +23,8 @@ fn a_separate_process_dispatches_to_the_sweeps_winners() {
         cache_dir: Some(store.path().to_path_buf()),
         fingerprint: Some("e2e-host".into()),
         progress: false,
+        // Test entries are for this temporary store only, never for a configured fleet.
+        skip_push: true,
         ..SweepOptions::default()
     };
     let report = (sum::__KTC_TUNER.sweep)(&options).expect("sweep");

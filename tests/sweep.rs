@@ -44,6 +44,8 @@ fn options(dir: &std::path::Path) -> SweepOptions {
         cache_dir: Some(dir.to_path_buf()),
         fingerprint: Some("sweep-host".into()),
         progress: false,
+        // Test entries are for this temporary store only, never for a configured fleet.
+        skip_push: true,
         ..SweepOptions::default()
     }
 }

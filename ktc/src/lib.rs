@@ -42,6 +42,7 @@ mod fingerprint;
 pub mod guide;
 mod provenance;
 mod registry;
+pub mod remote;
 mod residency;
 mod retune;
 mod store;

@@ -1,5 +1,5 @@
-//! The command line's shape (clap derive). New subcommands (`push`, `pull`,
-//! `remote ls`) are new [`Command`] variants and a file each beside this one.
+//! The command line's shape (clap derive). A new subcommand is a new [`Command`]
+//! variant and a file beside this one.
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -42,6 +42,37 @@ pub(crate) enum Command {
     Plot(PlotArgs),
     /// Sweep the linked kernels on every device (only from a binary that links kernels).
     Retune(RetuneArgs),
+    /// Upload local entries to the remote (never overwriting one there).
+    Push(SyncArgs),
+    /// Download this host's entries from the remote, each validated, none overwriting.
+    Pull(SyncArgs),
+    /// Inspect the remote.
+    Remote(RemoteArgs),
+}
+
+/// Arguments of `push` and `pull`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SyncArgs {
+    /// Only this kernel's entries.
+    #[arg(long)]
+    pub(crate) kernel: Option<String>,
+    /// The remote [default: $KTC_REMOTE], `s3://BUCKET/PREFIX` or `file:///PATH`.
+    #[arg(long, value_name = "URL")]
+    pub(crate) remote: Option<String>,
+}
+
+/// Arguments of `remote`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RemoteArgs {
+    #[command(subcommand)]
+    pub(crate) command: RemoteCommand,
+}
+
+/// The `remote` subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum RemoteCommand {
+    /// The entries the remote holds (of `--fingerprint` where given).
+    Ls(SyncArgs),
 }
 
 /// A kernel name.

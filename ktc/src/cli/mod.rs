@@ -69,6 +69,7 @@ mod fingerprint;
 mod gc;
 mod list;
 mod plot;
+mod remote;
 mod retune;
 mod show;
 mod status;
@@ -132,5 +133,8 @@ fn dispatch(ctx: &Ctx, command: Command) -> Result<String, Failure> {
         Command::Import(a) => bundle::import(ctx, &a),
         Command::Plot(a) => plot::run(ctx, &a),
         Command::Retune(a) => retune::run(ctx, &a),
+        Command::Push(a) => remote::sync(ctx, &a, remote::Direction::Push),
+        Command::Pull(a) => remote::sync(ctx, &a, remote::Direction::Pull),
+        Command::Remote(a) => remote::run(ctx, &a),
     }
 }

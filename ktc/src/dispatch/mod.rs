@@ -11,6 +11,7 @@ mod fast;
 
 use crate::decision::{CompiledTable, DecisionTable, Region};
 use crate::registry::Tuner;
+use crate::remote::{Fetched, fetch_current};
 use crate::store::{KernelTuningCache, LookupStatus};
 use crate::{AxisValue, Entry, Provenance, warn_once};
 use fast::FastTable;
@@ -81,7 +82,9 @@ pub struct Dispatch {
 
 impl Dispatch {
     /// Loads the newest valid entry for this host and the tuner's code version from the
-    /// default store (`KTC_CACHE_DIR` or the user cache folder). With
+    /// default store (`KTC_CACHE_DIR` or the user cache folder). On a local miss, a
+    /// remote named by `KTC_REMOTE` is asked (bounded by `KTC_REMOTE_TIMEOUT_MS`) and
+    /// a valid entry found there is stored locally and used. With
     /// `KTC_TUNE_ON_MISS=1`, a missing or stale entry is tuned now. Never panics:
     /// anything that stops an entry from being used gives the fallback, warned once.
     pub fn load(tuner: &'static Tuner) -> Dispatch {
@@ -119,6 +122,12 @@ impl Dispatch {
                 cache.root().display()
             ),
         } + &skipped;
+        let schema = tuner.schema();
+        let miss_reason = match fetch_current(cache, tuner.name, &provenance.code_version(), &schema) {
+            Fetched::Entry { path, entry } => return Dispatch::from_entry(tuner, path, &entry),
+            Fetched::NotConfigured => miss_reason,
+            Fetched::Failed(why) => format!("{miss_reason}; {why}"),
+        };
         if tune_on_miss() {
             return Dispatch::tune_now(tuner, cache, &miss_reason);
         }

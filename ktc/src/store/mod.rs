@@ -12,8 +12,10 @@ mod time;
 mod write;
 
 pub use gc::{GcOptions, GcReport};
+pub(crate) use read::{Key, MAX_ENTRY_BYTES, read_names, subfolders, validate_entry_bytes};
 pub use read::{Listed, Lookup, LookupStatus, Skipped};
 pub use time::now_rfc3339;
+pub(crate) use write::{TMP_PREFIX, is_entry_file_name, link_if_absent, sync_dir, write_temp};
 
 use crate::decision::{Axis, AxisValue, Condition, DecisionTable, KernelSchema, Region};
 use crate::entry::{Entry, SCHEMA};
@@ -148,7 +150,7 @@ impl KernelTuningCache {
         found
     }
 
-    fn kernel_dir(&self, fingerprint: &str, kernel: &str) -> PathBuf {
+    pub(crate) fn kernel_dir(&self, fingerprint: &str, kernel: &str) -> PathBuf {
         self.root.join(fingerprint).join(kernel)
     }
 }

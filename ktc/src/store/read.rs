@@ -267,10 +267,33 @@ pub(crate) fn read_names(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String,
 pub(crate) fn read_entry(path: &Path, key: Key<'_>, schema: Option<&KernelSchema>) -> Result<Entry, String> {
     let text = read_capped(path)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    parse_entry(&text, name, key, schema)
+}
+
+/// Validates `bytes` fetched from elsewhere (a remote) exactly as a local file named
+/// `name` in `key`'s folder: size cap, UTF-8, file name shape, schema, key match, table.
+pub(crate) fn validate_entry_bytes(
+    bytes: &[u8],
+    name: &str,
+    key: Key<'_>,
+    schema: Option<&KernelSchema>,
+) -> Result<Entry, String> {
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(format!("{} bytes, larger than the {MAX_ENTRY_BYTES}-byte limit", bytes.len()));
+    }
+    if bytes.is_empty() {
+        return Err("empty file".into());
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
+    parse_entry(text, name, key, schema)
+}
+
+/// Parses and validates the text of an entry file named `name` in `key`'s folder.
+fn parse_entry(text: &str, name: &str, key: Key<'_>, schema: Option<&KernelSchema>) -> Result<Entry, String> {
     if !is_entry_file_name(name) {
         return Err("file name is not `<yyyymmddThhmmss.ffffffZ>-<16 hex>.json`".into());
     }
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
     match value.get("schema").and_then(serde_json::Value::as_u64) {
         Some(n) if n == u64::from(SCHEMA) => {}
         Some(n) => return Err(format!("schema {n} is not the supported schema {SCHEMA}")),

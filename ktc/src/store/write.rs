@@ -1,5 +1,6 @@
 //! Publishing a new immutable entry: temp file, fsync, create-exclusive link.
 
+use super::read::Key;
 use super::time::Utc;
 use super::{KernelTuningCache, is_slug, not_slug};
 use crate::entry::{Entry, SCHEMA};
@@ -79,7 +80,7 @@ impl KernelTuningCache {
 }
 
 /// Writes `bytes` to a new `.tmp-<nonce>` file in `dir` and flushes it to disk.
-fn write_temp(dir: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
+pub(crate) fn write_temp(dir: &Path, bytes: &[u8]) -> Result<PathBuf, Error> {
     let tmp = dir.join(format!("{TMP_PREFIX}{}", nonce()));
     let mut file = OpenOptions::new()
         .write(true)
@@ -121,13 +122,54 @@ fn publish(tmp: &Path, dir: &Path, stamp: Option<&str>) -> Result<PathBuf, Error
     Err(Error::io("publish entry", &path, e))
 }
 
+/// Publishes `tmp` under exactly `path` unless that name exists: `Ok(true)` when this
+/// call created it, `Ok(false)` when it was already there (its content is left alone).
+/// The caller removes `tmp`.
+pub(crate) fn link_if_absent(tmp: &Path, path: &Path) -> io::Result<bool> {
+    match fs::hard_link(tmp, path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+        // Without hard links the check-then-rename can race; names are unique per entry
+        // (timestamp + nonce), so two racers carry the same bytes and either may win.
+        Err(e) if no_links(&e) => {
+            if path.exists() {
+                return Ok(false);
+            }
+            fs::rename(tmp, path).map(|()| true)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+impl KernelTuningCache {
+    /// Stores `bytes`, already validated as an entry for `key`, under the file name
+    /// `name` (the name it has elsewhere, so a second copy is recognised). Returns the
+    /// path and whether this call created it (`false`: that name was already here).
+    pub(crate) fn import_bytes(
+        &self,
+        key: Key<'_>,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<(PathBuf, bool), Error> {
+        let dir = self.kernel_dir(key.fingerprint, key.kernel).join(key.code_version);
+        fs::create_dir_all(&dir).map_err(|e| Error::io("create entry folder", &dir, e))?;
+        let path = dir.join(name);
+        let tmp = write_temp(&dir, bytes)?;
+        let created = link_if_absent(&tmp, &path);
+        let _ = fs::remove_file(&tmp);
+        let created = created.map_err(|e| Error::io("publish entry", &path, e))?;
+        sync_dir(&dir);
+        Ok((path, created))
+    }
+}
+
 fn no_links(e: &io::Error) -> bool {
     matches!(e.kind(), io::ErrorKind::Unsupported | io::ErrorKind::PermissionDenied)
 }
 
 /// Makes the new directory entry durable. Best effort: not every platform can open a
 /// folder for syncing, and the file itself is already on disk.
-fn sync_dir(dir: &Path) {
+pub(crate) fn sync_dir(dir: &Path) {
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }

@@ -32,6 +32,9 @@ pub struct SweepOptions {
     /// Shows the bar as one line of a group (one line per kernel × device in
     /// [`retune_all`](crate::retune_all)); `None`: a bar of its own.
     pub progress_group: Option<super::ProgressGroup>,
+    /// Do not push the new entry to the remote named by `KTC_REMOTE` (which a sweep
+    /// otherwise does, unless `KTC_REMOTE_PUSH=0`).
+    pub skip_push: bool,
 }
 
 impl SweepOptions {
@@ -60,4 +63,8 @@ pub struct SweepReport {
     pub entry_path: PathBuf,
     /// The entry's content.
     pub entry: crate::Entry,
+    /// The push of the entry to the remote: `None` when none was tried (no remote,
+    /// opted out), else what the remote did or why the push failed (warned once; a
+    /// failed push never fails the sweep).
+    pub pushed: Option<Result<crate::remote::PutOutcome, String>>,
 }

@@ -71,7 +71,8 @@ pub fn run<H: Harness>(
     let measured = Measured { points: measured, grids, results };
     let entry = build_entry(tuner, &plan, &measured, &live, excluded, options, cache.fingerprint())?;
     let entry_path = cache.write_entry(&entry)?;
-    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry })
+    let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
+    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed })
 }
 
 fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {

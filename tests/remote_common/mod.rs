@@ -1,0 +1,185 @@
+//! Shared by the remote tests: a fixture kernel, entries to share, and a child process
+//! that dispatches once and reports what it chose, how long the first call took and
+//! which warnings it printed (the dispatcher loads once per process, so every case
+//! gets a fresh one).
+
+// Each test binary includes this module and uses most, not all, of it.
+#![allow(dead_code)]
+
+use ktc::remote::{PutOutcome, RemoteBackend, RemoteKey};
+use ktc::{ChoiceSource, KernelTuningCache, Provenance, Region};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Barrier};
+use std::time::{Duration, Instant};
+
+/// A small kernel whose tuned choice (`chunked`) differs from its fallback (`serial`).
+#[ktc::tunable(axes(n = data.len()), sweep(n = [64, 4096]))]
+pub mod scale {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
+        ((0..n).map(|i| i as f32 * 0.5).collect(), vec![0.0; n])
+    }
+
+    /// The reference.
+    #[variant(reference)]
+    pub fn serial(data: &[f32], out: &mut [f32]) {
+        for (o, d) in out.iter_mut().zip(data) {
+            *o = d * 2.0;
+        }
+    }
+
+    /// Processes `block_size` elements at a time.
+    #[variant(block_size = [16, 256])]
+    pub fn chunked(data: &[f32], out: &mut [f32], block_size: usize) {
+        for (o, d) in out.chunks_mut(block_size).zip(data.chunks(block_size)) {
+            serial(d, o);
+        }
+    }
+}
+
+/// The fingerprint every store of these tests files entries under.
+pub const FINGERPRINT: &str = "remote-host";
+/// Set in the child process.
+pub const CHILD: &str = "KTC_REMOTE_CHILD";
+/// The timeout the failure cases run with.
+pub const TIMEOUT_MS: u64 = 1000;
+/// The correctness bound on a first call against a failing remote, over the timeout.
+pub const MARGIN: Duration = Duration::from_millis(1500);
+
+/// The current provenance of the fixture kernel.
+pub fn current() -> Provenance {
+    Provenance::current(&scale::__KTC_TUNER.identity)
+}
+
+/// A store under `dir` with the tests' fingerprint.
+pub fn cache(dir: &Path) -> KernelTuningCache {
+    KernelTuningCache::open(dir).unwrap().with_fingerprint(FINGERPRINT)
+}
+
+/// Writes a valid entry choosing `chunked` (block 256) everywhere; returns its path.
+pub fn write_entry(dir: &Path) -> PathBuf {
+    let cache = cache(dir);
+    let table = ktc::DecisionTable {
+        axes: vec![ktc::Axis::numeric("n")],
+        regions: vec![Region::new("chunked").block_size(256)],
+    };
+    cache.write_entry(&cache.new_entry("scale", &current(), table)).unwrap()
+}
+
+/// A key for the current code version of the fixture, with a fresh entry name.
+pub fn fresh_key() -> RemoteKey {
+    let name = "20261130T000000.000000Z-".to_string() + &format!("{:016x}", nanos() as u64);
+    let key = format!("{FINGERPRINT}/scale/{}/{name}.json", current().code_version());
+    RemoteKey::parse(&key).unwrap()
+}
+
+/// Nanoseconds since the epoch: unique names across tests and runs.
+pub fn nanos() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos()
+}
+
+/// What the child process reported.
+#[derive(Debug)]
+pub struct ChildRun {
+    /// Its stdout.
+    pub stdout: String,
+    /// Its `ktc warning:` lines.
+    pub warnings: Vec<String>,
+    /// How long its first dispatch took.
+    pub first_call: Duration,
+}
+
+/// Runs the binary's `child_dispatches` test in a fresh process with store `dir` and
+/// the extra environment `env`.
+pub fn run_child(dir: &Path, env: &[(String, String)]) -> ChildRun {
+    let mut command = Command::new(std::env::current_exe().unwrap());
+    command
+        .args(["--exact", "child_dispatches", "--nocapture", "--test-threads", "1"])
+        .env(CHILD, "1")
+        .env("KTC_CACHE_DIR", dir)
+        .env("KTC_FINGERPRINT", FINGERPRINT)
+        .env_remove("KTC_TUNE_ON_MISS")
+        .env_remove("KTC_QUIET")
+        .env_remove("KTC_REMOTE")
+        .env_remove("KTC_REMOTE_TIMEOUT_MS");
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let output = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "child failed:\n{stdout}\n{stderr}");
+    let warnings = stderr.lines().filter(|l| l.starts_with("ktc warning:")).map(str::to_owned).collect();
+    let us = stdout
+        .lines()
+        .find_map(|l| l.split_once("FIRST_CALL_US ").map(|(_, v)| v))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no timing in child output:\n{stdout}"));
+    ChildRun { stdout, warnings, first_call: Duration::from_micros(us) }
+}
+
+/// The child's body: three calls, the first timed, each checked against the reference.
+pub fn child_body() {
+    for i in 0..3 {
+        let (data, mut out) = scale::inputs(1000);
+        let started = Instant::now();
+        let choice = scale::explain(&data, &mut out);
+        if i == 0 {
+            println!("FIRST_CALL_US {}", started.elapsed().as_micros());
+        }
+        scale::call(&data, &mut out);
+        let mut expected = vec![0.0; data.len()];
+        scale::serial(&data, &mut expected);
+        let kind = if matches!(choice.source, ChoiceSource::Fallback { .. }) { "FALLBACK" } else { "REGION" };
+        println!("VARIANT {} {kind}", choice.variant);
+        println!("OUTPUT {}", if out == expected { "equal" } else { "differs" });
+    }
+}
+
+/// The environment naming `url` as the remote with the failure cases' timeout.
+pub fn remote_env(url: &str) -> Vec<(String, String)> {
+    vec![("KTC_REMOTE".into(), url.into()), ("KTC_REMOTE_TIMEOUT_MS".into(), TIMEOUT_MS.to_string())]
+}
+
+/// Asserts a child against a failing remote fell back to the reference with correct
+/// output, within the timeout plus the margin, with one warning naming `cause`.
+pub fn assert_bounded_fallback(run: &ChildRun, cause: &str) {
+    let bound = Duration::from_millis(TIMEOUT_MS) + MARGIN;
+    println!("first call took {:?} (bound {bound:?})", run.first_call);
+    assert!(run.first_call < bound, "first call took {:?}, over {bound:?}", run.first_call);
+    assert!(run.stdout.contains("VARIANT serial FALLBACK"), "{}", run.stdout);
+    assert!(!run.stdout.contains("OUTPUT differs"), "{}", run.stdout);
+    assert_eq!(run.warnings.len(), 1, "expected one warning, got {:#?}", run.warnings);
+    assert!(run.warnings[0].contains("remote"), "{}", run.warnings[0]);
+    assert!(run.warnings[0].contains(cause), "warning {:?} does not mention {cause:?}", run.warnings[0]);
+}
+
+/// Asserts a child dispatched from the tuned entry without any warning.
+pub fn assert_tuned(run: &ChildRun) {
+    assert!(run.stdout.contains("VARIANT chunked REGION"), "{}", run.stdout);
+    assert!(!run.stdout.contains("OUTPUT differs"), "{}", run.stdout);
+    assert!(run.warnings.is_empty(), "{:#?}", run.warnings);
+}
+
+/// `n` threads, each with its own backend from `open`, create the same key at once.
+/// Returns the outcomes; panics on any error.
+pub fn race_pushers<B: RemoteBackend + 'static>(
+    n: usize,
+    open: impl Fn() -> B,
+    key: &RemoteKey,
+    bytes: &[u8],
+) -> Vec<PutOutcome> {
+    let barrier = Arc::new(Barrier::new(n));
+    let threads: Vec<_> = (0..n)
+        .map(|_| {
+            let (backend, barrier, key, bytes) = (open(), barrier.clone(), key.clone(), bytes.to_vec());
+            std::thread::spawn(move || {
+                barrier.wait();
+                backend.put_if_absent(&key, &bytes)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap().expect("no pusher sees an error")).collect()
+}
