@@ -33,9 +33,20 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
             let _ = writeln!(out, "  {line}");
         }
     }
+    // One line per distinct exclusion: a reason shared by many grid points (a skipped
+    // residency, say) is said once, with the count.
+    let mut seen: Vec<(String, usize)> = Vec::new();
     for e in &entry.excluded {
         let block = e.block_size.map(|b| format!(", block {b}")).unwrap_or_default();
-        let _ = writeln!(out, "excluded {}{block}: {}", e.variant, e.reason);
+        let line = format!("excluded {}{block}: {}", e.variant, e.reason);
+        match seen.iter_mut().find(|(l, _)| *l == line) {
+            Some((_, count)) => *count += 1,
+            None => seen.push((line, 1)),
+        }
+    }
+    for (line, count) in seen {
+        let times = if count > 1 { format!(" ({count} grid points)") } else { String::new() };
+        let _ = writeln!(out, "{line}{times}");
     }
     Ok(out)
 }
