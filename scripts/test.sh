@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# The README's test command: every test of the workspace (doc tests included), then the
+# The README's test command: every test of the workspace (doc tests included, MRMR
+# cross-checked against the reference pymrmr where it builds), then the
 # remote-backend tests with the `s3` feature against a real S3 server (moto on loopback,
 # installed into a virtualenv on first use and stopped on exit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The reference mRMR implementation for the MRMR cross-check (best effort: without it
+# that one test says why it skips).
+KTC_PYTHON="$(bash scripts/pymrmr-venv.sh)"
+export KTC_PYTHON
 cargo test --workspace "$@"
 echo "== remote tests (s3 feature, moto)"
 # CI=true: a missing server is a failure, never a skip.

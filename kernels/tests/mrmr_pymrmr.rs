@@ -1,9 +1,9 @@
 //! Cross-check against the reference mRMR implementation (Peng's C++, wrapped by PyPI
 //! `pymrmr`): the same discrete data, the same picks in the same order, MID and MIQ.
 //!
-//! Runs where `python3 -c 'import pymrmr'` works (install: `pip install cython numpy
-//! pandas wheel && pip install --no-build-isolation pymrmr`); elsewhere it prints why it
-//! skips. The reference breaks ties by an unstable sort, so the data sets here have a
+//! Runs where `$KTC_PYTHON -c 'import pymrmr'` works (`KTC_PYTHON` defaults to `python3`;
+//! `scripts/test.sh` sets it to a virtualenv made by `scripts/pymrmr-venv.sh`);
+//! elsewhere it prints why it skips. The reference breaks ties by an unstable sort, so the data sets here have a
 //! unique best score at every step (checked below, so a skip-free pass means agreement).
 
 use std::fmt::Write as _;
@@ -24,8 +24,13 @@ sys.stdout.flush()
 print("PICKS:" + ",".join(picks), flush=True)
 "#;
 
+/// The Python that has pymrmr: `KTC_PYTHON`, else `python3`.
+fn python() -> String {
+    std::env::var("KTC_PYTHON").ok().filter(|p| !p.is_empty()).unwrap_or_else(|| "python3".into())
+}
+
 fn pymrmr_available() -> Result<(), String> {
-    match Command::new("python3").args(["-c", "import pymrmr"]).output() {
+    match Command::new(python()).args(["-c", "import pymrmr"]).output() {
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => Err(format!("`import pymrmr` failed: {}", String::from_utf8_lossy(&out.stderr).trim())),
         Err(e) => Err(format!("python3 not runnable: {e}")),
@@ -33,7 +38,7 @@ fn pymrmr_available() -> Result<(), String> {
 }
 
 fn pymrmr_picks(csv: &std::path::Path, method: &str, k: usize) -> Vec<String> {
-    let out = Command::new("python3")
+    let out = Command::new(python())
         .args(["-c", SCRIPT, csv.to_str().unwrap(), method, &k.to_string()])
         .output()
         .expect("python3 ran a moment ago");
