@@ -8,38 +8,9 @@ use ktc::{ChoiceSource, KernelTuningCache, Provenance, Region};
 use std::path::Path;
 use std::process::Command;
 
-/// A test fixture: `gpu` stands in for a CUDA variant (its body runs on the CPU) so the
-/// capability check, not the kernel, is what the test exercises.
-#[ktc::tunable(axes(n = data.len()), sweep(n = [64, 4096]))]
-pub mod scale {
-    /// A grid point's inputs.
-    #[inputs]
-    pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
-        ((0..n).map(|i| i as f32 * 0.5).collect(), vec![0.0; n])
-    }
-
-    /// The reference.
-    #[variant(reference)]
-    pub fn serial(data: &[f32], out: &mut [f32]) {
-        for (o, d) in out.iter_mut().zip(data) {
-            *o = d * 2.0;
-        }
-    }
-
-    /// Processes `block_size` elements at a time.
-    #[variant(block_size = [16, 256])]
-    pub fn chunked(data: &[f32], out: &mut [f32], block_size: usize) {
-        for (o, d) in out.chunks_mut(block_size).zip(data.chunks(block_size)) {
-            serial(d, o);
-        }
-    }
-
-    /// Needs CUDA.
-    #[variant(requires = cuda)]
-    pub fn gpu(data: &[f32], out: &mut [f32]) {
-        serial(data, out);
-    }
-}
+#[path = "fixtures/scale.rs"]
+pub mod fixture;
+use fixture::scale;
 
 const CHILD: &str = "KTC_FALLBACK_CHILD";
 const FINGERPRINT: &str = "fallback-host";

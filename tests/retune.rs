@@ -31,30 +31,9 @@ pub mod halve {
     }
 }
 
-/// With a variant that needs CUDA (its body runs on the CPU: the capability check, not
-/// the kernel, is under test).
-#[ktc::tunable(axes(n = data.len()), sweep(n = [64, 4096]))]
-pub mod scale {
-    /// A grid point's inputs.
-    #[inputs]
-    pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
-        ((0..n).map(|i| i as f32 * 0.5).collect(), vec![0.0; n])
-    }
-
-    /// The reference.
-    #[variant(reference)]
-    pub fn serial(data: &[f32], out: &mut [f32]) {
-        for (o, d) in out.iter_mut().zip(data) {
-            *o = d * 2.0;
-        }
-    }
-
-    /// Needs CUDA.
-    #[variant(requires = cuda)]
-    pub fn gpu(data: &[f32], out: &mut [f32]) {
-        serial(data, out);
-    }
-}
+// The `scale` fixture registers a kernel with a CUDA variant; the tests find it by name.
+#[path = "fixtures/scale.rs"]
+pub mod fixture;
 
 fn options(dir: &std::path::Path, kernels: &[&str]) -> RetuneOptions {
     RetuneOptions {

@@ -13,31 +13,9 @@ use std::process::Command;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-/// A small kernel whose tuned choice (`chunked`) differs from its fallback (`serial`).
-#[ktc::tunable(axes(n = data.len()), sweep(n = [64, 4096]))]
-pub mod scale {
-    /// A grid point's inputs.
-    #[inputs]
-    pub fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
-        ((0..n).map(|i| i as f32 * 0.5).collect(), vec![0.0; n])
-    }
-
-    /// The reference.
-    #[variant(reference)]
-    pub fn serial(data: &[f32], out: &mut [f32]) {
-        for (o, d) in out.iter_mut().zip(data) {
-            *o = d * 2.0;
-        }
-    }
-
-    /// Processes `block_size` elements at a time.
-    #[variant(block_size = [16, 256])]
-    pub fn chunked(data: &[f32], out: &mut [f32], block_size: usize) {
-        for (o, d) in out.chunks_mut(block_size).zip(data.chunks(block_size)) {
-            serial(d, o);
-        }
-    }
-}
+#[path = "../fixtures/scale.rs"]
+pub mod fixture;
+pub use fixture::scale;
 
 /// The fingerprint every store of these tests files entries under.
 pub const FINGERPRINT: &str = "remote-host";
