@@ -92,29 +92,21 @@ pub enum AxisValue<'a> {
     Cat(&'a str),
 }
 
-macro_rules! num_axis_value {
-    ($($t:ty),*) => {$(
+/// `From` for query values: `$variant($as)` for each of the types.
+macro_rules! axis_value_from {
+    ($variant:ident as $as:ty: $($t:ty),*) => {$(
         impl From<$t> for AxisValue<'_> {
             #[inline]
             fn from(v: $t) -> Self {
-                AxisValue::Num(v as f64)
+                AxisValue::$variant(v as $as)
             }
         }
     )*};
 }
-num_axis_value!(i8, i16, i32, i64, isize, f32, f64);
-
-macro_rules! int_axis_value {
-    ($($t:ty),*) => {$(
-        impl From<$t> for AxisValue<'_> {
-            #[inline]
-            fn from(v: $t) -> Self {
-                AxisValue::Int(v as u64)
-            }
-        }
-    )*};
-}
-int_axis_value!(u8, u16, u32, u64, usize);
+// Unsigned sizes compare exactly as integers; anything that may be negative or
+// fractional as a float.
+axis_value_from!(Int as u64: u8, u16, u32, u64, usize);
+axis_value_from!(Num as f64: i8, i16, i32, i64, isize, f32, f64);
 
 impl<'a> From<&'a str> for AxisValue<'a> {
     fn from(v: &'a str) -> Self {

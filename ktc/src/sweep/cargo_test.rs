@@ -1,9 +1,9 @@
 //! The body of the `#[test]` that `#[tunable]` generates: `cargo test` tunes the host.
 
 use super::options::SweepOptions;
-use super::run::point_label;
+use super::run::open_cache;
+use crate::Dispatch;
 use crate::registry::Tuner;
-use crate::{Dispatch, KernelTuningCache};
 
 /// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
 /// `KTC_CACHE_DIR`), then loads the store afresh and checks that dispatch takes the
@@ -19,11 +19,11 @@ pub fn cargo_test(tuner: &'static Tuner) {
     for excluded in &report.entry.excluded {
         println!("ktc: excluded `{}`: {}", excluded.variant, excluded.reason);
     }
-    let cache =
-        match KernelTuningCache::open(report.entry_path.ancestors().nth(4).unwrap_or(&report.entry_path)) {
-            Ok(cache) => cache.with_fingerprint(report.entry.fingerprint.clone()),
-            Err(e) => panic!("reopening the store after the sweep: {e}"),
-        };
+    // The same store and fingerprint the sweep wrote to, opened afresh.
+    let cache = match open_cache(&options) {
+        Ok(cache) => cache,
+        Err(e) => panic!("reopening the store after the sweep: {e}"),
+    };
     let dispatch = Dispatch::load_from(tuner, &cache);
     let Some(loaded) = dispatch.entry_path() else {
         panic!("a fresh load did not find the entry just written: {:?}", dispatch.fallback_reason());
@@ -52,5 +52,4 @@ pub fn cargo_test(tuner: &'static Tuner) {
             expected.is_some_and(|r| r.variant == choice.variant && r.block_size == choice.block_size);
         assert!(matches, "at {:?} dispatch chose {choice} but the entry says {expected:?}", m.point);
     }
-    let _ = point_label;
 }

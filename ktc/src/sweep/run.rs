@@ -75,7 +75,7 @@ pub fn run<H: Harness>(
     Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed })
 }
 
-fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
+pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
     let cache = match &options.cache_dir {
         Some(dir) => KernelTuningCache::open(dir)?,
         None => KernelTuningCache::load_or_create()?,
@@ -250,7 +250,7 @@ fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json
         .collect()
 }
 
-pub(crate) fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
+fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
     let parts: Vec<String> = tuner
         .axes
         .iter()

@@ -3,13 +3,9 @@
 
 /// Median and median absolute deviation of a non-empty sample, in nanoseconds.
 pub(crate) fn median_and_mad(samples: &[f64]) -> (f64, f64) {
-    let median = median(samples.to_vec());
+    let median = median_of(samples.to_vec());
     let deviations: Vec<f64> = samples.iter().map(|s| (s - median).abs()).collect();
     (median, median_of(deviations))
-}
-
-fn median(v: Vec<f64>) -> f64 {
-    median_of(v)
 }
 
 fn median_of(mut v: Vec<f64>) -> f64 {
