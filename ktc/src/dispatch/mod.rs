@@ -2,19 +2,17 @@
 //! with every region mapped to a variant that can run here.
 //!
 //! Generated `call` functions keep a [`Dispatch`] in a `OnceLock` and call
-//! [`Dispatch::choose`] on every call: a bucket search over a flat array, then a match
-//! on the variant index. Everything that can fail — no store, no entry, a stale or
+//! [`Dispatch::choose`] on every call: the [`CompiledTable`]'s lookup (a binary search
+//! per axis into a flat grid of cells), then a match on the variant index.
+//! [`Dispatch::explain`] runs the same lookup. Everything that can fail — no store, no entry, a stale or
 //! invalid entry, a variant whose capability is missing — is settled in
 //! [`Dispatch::load`], which never panics and warns once.
-
-mod fast;
 
 use crate::decision::{CompiledTable, DecisionTable, Region};
 use crate::registry::Tuner;
 use crate::remote::{Fetched, fetch_current};
 use crate::store::{KernelTuningCache, LookupStatus};
 use crate::{AxisValue, Entry, Provenance, warn_once};
-use fast::FastTable;
 use std::path::PathBuf;
 
 /// Where a [`Choice`] came from.
@@ -68,11 +66,15 @@ impl std::fmt::Display for Choice {
 #[derive(Debug)]
 pub struct Dispatch {
     tuner: &'static Tuner,
-    /// The fast path, where the table has its shape.
-    fast: Option<FastTable>,
     index: CompiledTable,
+    /// Per cell of `index`: its region's entry of `choices`, so the hot path reads the
+    /// decision in one load after the lookup.
+    cells: Box<[(usize, usize)]>,
     /// Per region: (variant index, block size or 0).
     choices: Box<[(usize, usize)]>,
+    /// The fallback's (variant index, block size), for a query no region contains
+    /// (only possible in a table built by hand without a catch-all).
+    none: (usize, usize),
     /// Per region: why its variant was replaced by the fallback, if it was.
     rerouted: Box<[Option<String>]>,
     regions: Vec<Region>,
@@ -154,6 +156,10 @@ impl Dispatch {
     /// missing capability) are rerouted to the fallback, with one warning.
     pub fn from_entry(tuner: &'static Tuner, path: PathBuf, entry: &Entry) -> Dispatch {
         let table = entry.table();
+        let index = match CompiledTable::compile(&table) {
+            Ok(index) => index,
+            Err(e) => return Dispatch::fallback(tuner, format!("invalid table in {}: {e}", path.display())),
+        };
         let fallback = tuner.fallback_index();
         let mut choices = Vec::with_capacity(table.regions.len());
         let mut rerouted = Vec::with_capacity(table.regions.len());
@@ -181,11 +187,13 @@ impl Dispatch {
             choices.push(choice);
             rerouted.push(why);
         }
+        let none = (fallback, default_block(tuner, fallback));
         Dispatch {
             tuner,
-            fast: FastTable::build(&table, |region| choices[region]),
-            index: CompiledTable::compile(&table),
+            cells: cell_choices(&index, &choices, none),
+            index,
             choices: choices.into_boxed_slice(),
+            none,
             rerouted: rerouted.into_boxed_slice(),
             regions: table.regions,
             entry: Some(path),
@@ -202,11 +210,14 @@ impl Dispatch {
             regions: vec![Region::new(tuner.variants[fallback].name)],
         };
         let choice = (fallback, default_block(tuner, fallback));
+        // One catch-all region over the kernel's own axes: always compiles.
+        let index = CompiledTable::compile(&table).expect("a one-region table compiles");
         Dispatch {
             tuner,
-            fast: FastTable::build(&table, |_| choice),
-            index: CompiledTable::compile(&table),
+            cells: cell_choices(&index, &[choice], choice),
+            index,
             choices: vec![choice].into_boxed_slice(),
+            none: choice,
             rerouted: vec![None].into_boxed_slice(),
             regions: table.regions,
             entry: None,
@@ -219,36 +230,31 @@ impl Dispatch {
     /// allocation, lock, syscall or formatting.
     #[inline(always)]
     pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
-        if let Some(fast) = &self.fast
-            && let Some(choice) = fast.find(axes)
-        {
-            return choice;
-        }
-        self.choose_general(axes)
+        // `cells[c]` is `choice_in(region_of_cell(c))`, as `explain` reads it.
+        self.cells.get(self.index.cell(axes)).copied().unwrap_or(self.none)
     }
 
-    /// Tables or queries the fast path does not cover: floats, labels, many bounds.
-    #[inline(never)]
-    fn choose_general(&self, axes: &[AxisValue<'_>]) -> (usize, usize) {
-        let region = self.index.find(axes);
-        match self.choices.get(region) {
-            Some(&choice) => choice,
-            None => self.choices[self.choices.len() - 1],
-        }
+    /// The choice for region `region` as [`CompiledTable::find`] returns it.
+    #[inline(always)]
+    fn choice_in(&self, region: usize) -> (usize, usize) {
+        self.choices.get(region).copied().unwrap_or(self.none)
     }
 
-    /// What [`choose`](Dispatch::choose) picks for these axis values, and why.
+    /// What [`choose`](Dispatch::choose) picks for these axis values, and why: the same
+    /// lookup, then the region's description.
     pub fn explain(&self, axes: &[AxisValue<'_>]) -> Choice {
-        let region = self.index.find(axes).min(self.choices.len() - 1);
-        let (variant_index, block) = self.choices[region];
+        let region = self.index.find(axes);
+        let (variant_index, block) = self.choice_in(region);
         let variant = &self.tuner.variants[variant_index];
         let block_size = (!variant.block_sizes.is_empty()).then_some(block);
-        let source = match (&self.entry, &self.fallback_reason, &self.rerouted[region]) {
+        let rerouted = self.rerouted.get(region);
+        let source = match (&self.entry, &self.fallback_reason, rerouted) {
             (_, Some(reason), _) => ChoiceSource::Fallback { reason: reason.clone() },
-            (Some(entry), None, Some(why)) => ChoiceSource::Fallback {
+            (Some(_), None, None) => ChoiceSource::Fallback { reason: "no region contains the query".into() },
+            (Some(entry), None, Some(Some(why))) => ChoiceSource::Fallback {
                 reason: format!("region {region} of {} chose {why}", entry.display()),
             },
-            (Some(entry), None, None) => ChoiceSource::Region {
+            (Some(entry), None, Some(None)) => ChoiceSource::Region {
                 entry: entry.clone(),
                 index: region,
                 region: self.regions[region].to_string(),
@@ -267,6 +273,15 @@ impl Dispatch {
     pub fn fallback_reason(&self) -> Option<&str> {
         self.fallback_reason.as_deref()
     }
+}
+
+/// Per cell of `index`, the choice of its region (`none` where no region contains it).
+fn cell_choices(
+    index: &CompiledTable,
+    choices: &[(usize, usize)],
+    none: (usize, usize),
+) -> Box<[(usize, usize)]> {
+    (0..index.cell_count()).map(|c| choices.get(index.region_of_cell(c)).copied().unwrap_or(none)).collect()
 }
 
 /// The block size a variant runs with when no table names one: its first declared.
