@@ -34,7 +34,8 @@ fn variant(i: usize) -> &'static str {
 
 /// `regions` regions, each bounding `n` at its own value; the last is the catch-all.
 fn one_axis(regions: usize) -> DecisionTable {
-    let mut r: Vec<Region> = (0..regions - 1).map(|i| Region::new(variant(i)).at_most("n", (i * 10) as f64)).collect();
+    let mut r: Vec<Region> =
+        (0..regions - 1).map(|i| Region::new(variant(i)).at_most("n", (i * 10) as f64)).collect();
     r.push(Region::new("mul"));
     DecisionTable { axes: vec![Axis::numeric("n"), Axis::numeric("k")], regions: r }
 }

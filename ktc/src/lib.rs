@@ -44,6 +44,7 @@ mod provenance;
 mod registry;
 pub mod remote;
 mod residency;
+pub mod resolve;
 mod retune;
 mod store;
 pub mod sweep;

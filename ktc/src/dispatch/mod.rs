@@ -5,14 +5,15 @@
 //! [`Dispatch::choose`] on every call: the [`CompiledTable`]'s lookup (a binary search
 //! per axis into a flat grid of cells), then a match on the variant index.
 //! [`Dispatch::explain`] runs the same lookup. Everything that can fail — no store, no entry, a stale or
-//! invalid entry, a variant whose capability is missing — is settled in
-//! [`Dispatch::load`], which never panics and warns once.
+//! invalid entry, a variant whose capability is missing — is settled before the first
+//! call, by [`Dispatch::load`] (the policy lives in [`resolve`](crate::resolve)) or
+//! here in [`Dispatch::from_entry`] and [`Dispatch::fallback`], which never panic and
+//! warn once. This module depends on the decision table and the registry only.
 
-use crate::decision::{CompiledTable, DecisionTable, Region};
+use crate::decision::{AxisValue, CompiledTable, DecisionTable, Region};
+use crate::entry::Entry;
 use crate::registry::Tuner;
-use crate::remote::{Fetched, fetch_current};
-use crate::store::{KernelTuningCache, LookupStatus};
-use crate::{AxisValue, Entry, Provenance, warn_once};
+use crate::warn::warn_once;
 use std::path::PathBuf;
 
 /// Where a [`Choice`] came from.
@@ -83,75 +84,6 @@ pub struct Dispatch {
 }
 
 impl Dispatch {
-    /// Loads the newest valid entry for this host and the tuner's code version from the
-    /// default store (`KTC_CACHE_DIR` or the user cache folder). On a local miss, a
-    /// remote named by `KTC_REMOTE` is asked (bounded by `KTC_REMOTE_TIMEOUT_MS`) and
-    /// a valid entry found there is stored locally and used. With
-    /// `KTC_TUNE_ON_MISS=1`, a missing or stale entry is tuned now. Never panics:
-    /// anything that stops an entry from being used gives the fallback, warned once.
-    pub fn load(tuner: &'static Tuner) -> Dispatch {
-        match KernelTuningCache::load_or_create() {
-            Ok(cache) => Dispatch::load_from(tuner, &cache),
-            Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable: {e}")),
-        }
-    }
-
-    /// As [`load`](Dispatch::load), from a given store.
-    pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        let provenance = Provenance::current(&tuner.identity);
-        let lookup = cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema()));
-        // One warning per cause: skipped files are named in the fallback's warning, or in
-        // their own when a valid older entry is served.
-        let skipped: Vec<String> = lookup.skipped.iter().map(|s| s.to_string()).collect();
-        let skipped =
-            if skipped.is_empty() { String::new() } else { format!("; skipped {}", skipped.join("; ")) };
-        let miss_reason = match lookup.status {
-            LookupStatus::Found { path, entry, .. } => {
-                if !skipped.is_empty() {
-                    warn_once(format!("{}: using {}{skipped}", tuner.name, path.display()));
-                }
-                return Dispatch::from_entry(tuner, path, &entry);
-            }
-            LookupStatus::Stale { path, changes, .. } => {
-                let changes: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-                format!("the tuning at {} is stale ({})", path.display(), changes.join("; "))
-            }
-            LookupStatus::Missing => format!(
-                "no tuning for `{}` on {} (code version {}) in {}",
-                tuner.name,
-                cache.fingerprint(),
-                provenance.code_version(),
-                cache.root().display()
-            ),
-        } + &skipped;
-        let schema = tuner.schema();
-        let miss_reason = match fetch_current(cache, tuner.name, &provenance.code_version(), &schema) {
-            Fetched::Entry { path, entry } => return Dispatch::from_entry(tuner, path, &entry),
-            Fetched::NotConfigured => miss_reason,
-            Fetched::Failed(why) => format!("{miss_reason}; {why}"),
-        };
-        if tune_on_miss() {
-            return Dispatch::tune_now(tuner, cache, &miss_reason);
-        }
-        Dispatch::fallback(
-            tuner,
-            format!("{miss_reason}; run `cargo test` in the kernel's crate or set KTC_TUNE_ON_MISS=1"),
-        )
-    }
-
-    fn tune_now(tuner: &'static Tuner, cache: &KernelTuningCache, miss_reason: &str) -> Dispatch {
-        warn_once(format!("{miss_reason}; tuning `{}` now (KTC_TUNE_ON_MISS=1)", tuner.name));
-        let options = crate::sweep::SweepOptions {
-            cache_dir: Some(cache.root().to_path_buf()),
-            fingerprint: Some(cache.fingerprint().to_string()),
-            ..crate::sweep::SweepOptions::from_env()
-        };
-        match (tuner.sweep)(&options) {
-            Ok(report) => Dispatch::from_entry(tuner, report.entry_path, &report.entry),
-            Err(e) => Dispatch::fallback(tuner, format!("{miss_reason}; tuning on first use failed: {e}")),
-        }
-    }
-
     /// Dispatch from a validated entry: regions whose variant cannot run here (a
     /// missing capability) are rerouted to the fallback, with one warning.
     pub fn from_entry(tuner: &'static Tuner, path: PathBuf, entry: &Entry) -> Dispatch {
@@ -287,8 +219,4 @@ fn cell_choices(
 /// The block size a variant runs with when no table names one: its first declared.
 fn default_block(tuner: &Tuner, variant: usize) -> usize {
     tuner.variants[variant].block_sizes.first().copied().unwrap_or(0)
-}
-
-fn tune_on_miss() -> bool {
-    std::env::var("KTC_TUNE_ON_MISS").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
 }

@@ -4,6 +4,7 @@ use super::options::SweepOptions;
 use super::run::open_cache;
 use crate::Dispatch;
 use crate::registry::Tuner;
+use crate::store::LookupStatus;
 
 /// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
 /// `KTC_CACHE_DIR`), then loads the store afresh and checks that dispatch takes the
@@ -24,10 +25,14 @@ pub fn cargo_test(tuner: &'static Tuner) {
         Ok(cache) => cache,
         Err(e) => panic!("reopening the store after the sweep: {e}"),
     };
-    let dispatch = Dispatch::load_from(tuner, &cache);
-    let Some(loaded) = dispatch.entry_path() else {
-        panic!("a fresh load did not find the entry just written: {:?}", dispatch.fallback_reason());
+    // The local store only: what a dispatcher would serve, without the remote or a
+    // tuning on miss (`resolve`'s policy, which sits above the sweep).
+    let provenance = crate::Provenance::current(&tuner.identity);
+    let lookup = cache.load(tuner.name, &provenance, Some(&tuner.schema()));
+    let LookupStatus::Found { path: loaded, entry: found, .. } = lookup.status else {
+        panic!("a fresh load did not find the entry just written: {:?}", lookup.status);
     };
+    let dispatch = Dispatch::from_entry(tuner, loaded.clone(), &found);
     // Another process may have written a newer entry for the same key meanwhile; the
     // check is only meaningful against the entry this sweep wrote.
     if loaded != report.entry_path {
