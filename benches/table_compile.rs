@@ -29,7 +29,7 @@ pub mod big {
 }
 
 fn variant(i: usize) -> &'static str {
-    if i % 2 == 0 { "mul" } else { "mul_alt" }
+    if i.is_multiple_of(2) { "mul" } else { "mul_alt" }
 }
 
 /// `regions` regions, each bounding `n` at its own value; the last is the catch-all.
@@ -61,7 +61,7 @@ fn grid(side: usize) -> DecisionTable {
 fn first_call_seconds(table: DecisionTable) -> f64 {
     let dir = tempfile::tempdir().expect("temporary store");
     let cache = KernelTuningCache::open(dir.path()).expect("store").with_fingerprint(ktc::hw_fingerprint());
-    let tuner = &big::__KTC_TUNER;
+    let tuner = big::Variant::kernel();
     let provenance = Provenance::current(&tuner.identity);
     cache.write_entry(&cache.new_entry(tuner.name, &provenance, table)).expect("write entry");
     let start = Instant::now();

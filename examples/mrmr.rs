@@ -43,9 +43,9 @@ fn run(args: &Args) -> Result<(), Box<dyn Error>> {
     // Tune before the first dispatched calls: a dispatcher reads its table once.
     let cache = KernelTuningCache::load_or_create()?;
     println!("fingerprint: {}", cache.fingerprint());
-    tune(&cache, &joint_hist_batched::__KTC_TUNER)?;
+    tune(&cache, joint_hist_batched::Variant::kernel())?;
     if matches!(args.source, Source::Csv { .. }) {
-        tune(&cache, &discretize::__KTC_TUNER)?;
+        tune(&cache, discretize::Variant::kernel())?;
     }
 
     let (data, roles) = load(args)?;

@@ -172,7 +172,7 @@ fn child_sweeps() {
         skip_push: false,
         ..Default::default()
     };
-    let report = (scale::__KTC_TUNER.sweep)(&options).unwrap();
+    let report = (scale::Variant::kernel().sweep)(&options).unwrap();
     println!("PUSHED {:?}", report.pushed);
 }
 

@@ -101,7 +101,7 @@ fn main() {
         std::env::remove_var("KTC_TUNE_ON_MISS");
     }
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("call-explain-host");
-    let tuner = &recorded::__KTC_TUNER;
+    let tuner = recorded::Variant::kernel();
     let table = table();
     let regions = table.regions.len();
     cache.write_entry(&cache.new_entry(tuner.name, &Provenance::current(&tuner.identity), table)).unwrap();

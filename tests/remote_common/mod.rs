@@ -28,7 +28,7 @@ pub const MARGIN: Duration = Duration::from_millis(1500);
 
 /// The current provenance of the fixture kernel.
 pub fn current() -> Provenance {
-    Provenance::current(&scale::__KTC_TUNER.identity)
+    Provenance::current(&scale::Variant::kernel().identity)
 }
 
 /// A store under `dir` with the tests' fingerprint.

@@ -9,8 +9,18 @@ use crate::store::LookupStatus;
 /// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
 /// `KTC_CACHE_DIR`), then loads the store afresh and checks that dispatch takes the
 /// sweep's winner at every grid point. Panics (fails the test) on any error.
-pub fn cargo_test(tuner: &'static Tuner) {
-    let options = SweepOptions::from_env();
+///
+/// `scratch` is `CARGO_TARGET_TMPDIR` where the kernel was compiled, which cargo sets
+/// only for integration tests and benches: a kernel defined there is a test fixture no
+/// release build dispatches, so without `KTC_CACHE_DIR` its entry goes under that
+/// folder, never into the user's store.
+pub fn cargo_test(tuner: &'static Tuner, scratch: Option<&'static str>) {
+    let mut options = SweepOptions::from_env();
+    if let Some(scratch) = scratch
+        && std::env::var_os("KTC_CACHE_DIR").is_none_or(|v| v.is_empty())
+    {
+        options.cache_dir = Some(std::path::Path::new(scratch).join("ktc-cache"));
+    }
     let report = match (tuner.sweep)(&options) {
         Ok(report) => report,
         Err(e) => panic!("sweep of `{}` failed: {e}", tuner.name),
