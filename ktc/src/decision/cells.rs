@@ -24,9 +24,6 @@ pub(super) enum AxisIndex {
 /// `u64::MAX`), so the search is a fixed number of halvings without a length check.
 #[derive(Clone, Debug)]
 pub(super) struct NumericAxis {
-    /// The first [`INLINE`] floors, padded with `u64::MAX`: an axis with at most that
-    /// many bounds (the usual case) counts them here, without following a pointer.
-    inline: [u64; INLINE],
     bounds: Box<[f64]>,
     floors: Box<[u64]>,
     /// The number of real bounds: the index of the last bucket.
@@ -43,8 +40,64 @@ pub(super) struct CategoricalAxis {
     stride: usize,
 }
 
-/// Bounds up to which a numeric axis counts integers from [`NumericAxis::inline`].
-const INLINE: usize = 8;
+/// Most axes of a table the [`SmallIndex`] serves.
+const SMALL_AXES: usize = 4;
+/// Most bounds per axis of a table the [`SmallIndex`] serves: one less than its
+/// arrays hold, so that the last entry is always padding and a count fits 3 bits.
+const SMALL_BOUNDS: usize = 7;
+
+/// The usual table — a few numeric axes with a few bounds each — for integer queries
+/// (sizes), held inline so the hot path follows no pointer: per axis, the integer
+/// floors padded with `u64::MAX` (which no query exceeds) and the stride. Its buckets
+/// are [`NumericAxis::int_bucket`]'s, from the same floors.
+#[derive(Clone, Debug)]
+pub(super) struct SmallIndex {
+    floors: [[u64; SMALL_BOUNDS + 1]; SMALL_AXES],
+    strides: [usize; SMALL_AXES],
+    /// The table's axis count, or `usize::MAX` when it is not of this shape (so no
+    /// query's length equals it).
+    axes: usize,
+}
+
+impl SmallIndex {
+    pub(super) fn new(axes: &[AxisIndex]) -> SmallIndex {
+        let mut small = SmallIndex {
+            floors: [[u64::MAX; SMALL_BOUNDS + 1]; SMALL_AXES],
+            strides: [0; SMALL_AXES],
+            axes: usize::MAX,
+        };
+        if axes.len() > SMALL_AXES {
+            return small;
+        }
+        for (i, axis) in axes.iter().enumerate() {
+            match axis {
+                AxisIndex::Numeric(a) if a.len <= SMALL_BOUNDS => {
+                    small.floors[i][..a.len].copy_from_slice(&a.floors[..a.len]);
+                    small.strides[i] = a.stride;
+                }
+                _ => return small,
+            }
+        }
+        small.axes = axes.len();
+        small
+    }
+
+    /// The cell of `query` when it is one integer per axis of a table of this shape,
+    /// else `None`.
+    #[inline(always)]
+    pub(super) fn cell(&self, query: &[AxisValue<'_>]) -> Option<usize> {
+        if query.len() != self.axes {
+            return None;
+        }
+        let mut cell = 0;
+        // Over the query: a dispatcher's is an array, so once inlined this unrolls.
+        for (i, value) in query.iter().enumerate() {
+            let &AxisValue::Int(v) = value else { return None };
+            cell += count_below_8(&self.floors[i], v) * self.strides[i];
+        }
+        Some(cell)
+    }
+}
 
 /// How many of the sorted `a` satisfy `below`, which holds for a prefix of `a`; at most
 /// `a.len() - 1` (`a.len()` is a power of two). A branch-free binary search: its
@@ -62,6 +115,29 @@ fn count_below<T: Copy>(a: &[T], below: impl Fn(T) -> bool) -> usize {
     base
 }
 
+/// How many of the sorted `floors` lie below `v` (at most 7: the last is padding): a
+/// binary search written as a tree of branches. The branches, not data dependencies
+/// (as in a branch-free search), are what the predictor learns from one call site
+/// seeing similar sizes call after call, so a call costs three predicted compares.
+#[inline(always)]
+fn count_below_8(f: &[u64; 8], v: u64) -> usize {
+    if f[3] < v {
+        if f[5] < v {
+            if f[6] < v { 7 } else { 6 }
+        } else if f[4] < v {
+            5
+        } else {
+            4
+        }
+    } else if f[1] < v {
+        if f[2] < v { 3 } else { 2 }
+    } else if f[0] < v {
+        1
+    } else {
+        0
+    }
+}
+
 impl NumericAxis {
     fn new(mut bounds: Vec<f64>) -> Self {
         bounds.sort_by(f64::total_cmp);
@@ -72,22 +148,13 @@ impl NumericAxis {
         let mut floors: Vec<u64> = bounds.iter().map(|&b| int_floor(b).unwrap_or(0)).collect();
         bounds.resize(padded, f64::INFINITY);
         floors.resize(padded, u64::MAX);
-        let mut inline = [u64::MAX; INLINE];
-        let head = floors.len().min(INLINE);
-        inline[..head].copy_from_slice(&floors[..head]);
-        NumericAxis { inline, bounds: bounds.into(), floors: floors.into(), len, stride: 0 }
+        NumericAxis { bounds: bounds.into(), floors: floors.into(), len, stride: 0 }
     }
 
     /// The bucket of an integer: the floors below it (the `u64::MAX` padding never is).
     #[inline(always)]
     fn int_bucket(&self, v: u64) -> usize {
-        if self.len <= INLINE {
-            // A short scan whose branches the predictor learns, since one call site
-            // sees similar sizes call after call.
-            self.inline.iter().take_while(|&&f| f < v).count()
-        } else {
-            count_below(&self.floors, |f| f < v)
-        }
+        count_below(&self.floors, |f| f < v)
     }
 
     /// The bucket of a float: the bounds below it. NaN is above the `+∞` padding too,
@@ -119,22 +186,6 @@ impl CategoricalAxis {
 }
 
 impl AxisIndex {
-    /// Whether the axis is numeric.
-    #[inline(always)]
-    pub(super) fn is_numeric(&self) -> bool {
-        matches!(self, AxisIndex::Numeric(_))
-    }
-
-    /// The offset of integer `v`'s bucket in the flat grid, on a numeric axis (0 on a
-    /// categorical one, which callers rule out first).
-    #[inline(always)]
-    pub(super) fn int_offset(&self, v: u64) -> usize {
-        match self {
-            AxisIndex::Numeric(axis) => axis.int_bucket(v) * axis.stride,
-            AxisIndex::Categorical(_) => 0,
-        }
-    }
-
     /// The offset of `value`'s bucket in the flat grid. A value of the other kind, or
     /// none (`None`), lies in the last bucket.
     pub(super) fn offset(&self, value: Option<AxisValue<'_>>) -> usize {

@@ -1,7 +1,7 @@
 //! A decision table compiled for the dispatcher's hot path: a grid of cells (see
 //! [`cells`](super::cells)) holding each cell's first-match region.
 
-use super::cells::{AxisIndex, axis_indices, first_matches};
+use super::cells::{AxisIndex, SmallIndex, axis_indices, first_matches};
 use super::{Axis, AxisValue, DecisionTable, InvalidTable};
 
 /// A [`DecisionTable`] indexed for lookups that cost a binary search per axis over its
@@ -31,6 +31,8 @@ use super::{Axis, AxisValue, DecisionTable, InvalidTable};
 #[derive(Clone, Debug)]
 pub struct CompiledTable {
     axes: Vec<Axis>,
+    /// The hot path's index, for tables of the usual shape; `index` for the rest.
+    small: SmallIndex,
     index: Box<[AxisIndex]>,
     /// Per cell, row-major over the axes' slots: the first region containing it, or
     /// `region_count` for none.
@@ -63,6 +65,7 @@ impl CompiledTable {
         let regions = first_matches(table, &index, cells, none);
         Ok(CompiledTable {
             axes: table.axes.clone(),
+            small: SmallIndex::new(&index),
             index: index.into(),
             regions,
             region_count: table.regions.len(),
@@ -85,26 +88,15 @@ impl CompiledTable {
     /// dispatcher's hot path share. Always below [`cell_count`](Self::cell_count).
     #[inline(always)]
     pub(crate) fn cell(&self, query: &[AxisValue<'_>]) -> usize {
-        let mut cell = 0;
-        // Integers on numeric axes (sizes), the usual query, inline: over the query,
-        // not the axes, since a dispatcher's query is an array, so once this is
-        // inlined the loop has a constant trip count and unrolls. Anything else in one
-        // call out of line, so that its code (a `memcmp` for labels) costs the inlined
-        // path no registers.
-        for (i, value) in query.iter().enumerate() {
-            match (self.index.get(i), value) {
-                (Some(axis), &AxisValue::Int(v)) if axis.is_numeric() => cell += axis.int_offset(v),
-                _ => return self.cell_general(query),
-            }
+        match self.small.cell(query) {
+            Some(cell) => cell,
+            None => self.cell_general(query),
         }
-        if query.len() != self.index.len() {
-            return self.cell_general(query);
-        }
-        cell
     }
 
-    /// [`cell`](Self::cell) for any query: floats, labels, values of the other kind,
-    /// missing values.
+    /// [`cell`](Self::cell) for any table and query: floats, labels, values of the
+    /// other kind, missing values, many axes or bounds. Out of line, so that its code
+    /// (a `memcmp` for labels) costs the inlined path no registers.
     #[inline(never)]
     fn cell_general(&self, query: &[AxisValue<'_>]) -> usize {
         self.index.iter().enumerate().map(|(i, axis)| axis.offset(query.get(i).copied())).sum()
@@ -256,11 +248,21 @@ mod tests {
             regions.push(Region::new("last"));
             let t = DecisionTable { axes: vec![Axis::numeric("n"), Axis::categorical("r"), Axis::numeric("k")], regions };
             let c = CompiledTable::compile(&t).unwrap();
+            // The same regions without labels: two numeric axes, which integer queries
+            // look up inline (up to 7 bounds per axis) or by binary search (more).
+            let mut numeric = t.clone();
+            numeric.axes.remove(1);
+            numeric.regions.iter_mut().for_each(|r| { r.when.remove("r"); });
+            let cn = CompiledTable::compile(&numeric).unwrap();
             for (n, k, r) in queries {
                 let ints = [AxisValue::Int(n), AxisValue::Cat(LABELS[r]), AxisValue::Int(k)];
                 prop_assert_eq!(c.find(&ints), lookup(&t, &ints), "{:?}", ints);
                 let floats = [AxisValue::Num(n as f64 * 0.7), AxisValue::Cat(LABELS[r]), AxisValue::Num(k as f64 + 0.5)];
                 prop_assert_eq!(c.find(&floats), lookup(&t, &floats), "{:?}", floats);
+                let sizes = [AxisValue::Int(n), AxisValue::Int(k)];
+                prop_assert_eq!(cn.find(&sizes), lookup(&numeric, &sizes), "{:?}", sizes);
+                let mixed = [AxisValue::Int(n), AxisValue::Num(k as f64 - 0.5)];
+                prop_assert_eq!(cn.find(&mixed), lookup(&numeric, &mixed), "{:?}", mixed);
             }
         }
     }
