@@ -1,6 +1,7 @@
 //! `call` runs exactly what `explain` names, in every region of a table: each variant
 //! records that it ran (and with which block size), and every region's corner, plus a
-//! sweep of queries across the axes, is called and explained.
+//! sweep of queries across the axes, is called and explained. Two tables: sizes and a
+//! label (the general index), and sizes alone (the inline index of the usual shape).
 //!
 //! A test without the libtest harness (`harness = false`): `call` loads its table once
 //! per process from `KTC_CACHE_DIR`, which `main` sets before anything reads it, and no
@@ -45,6 +46,34 @@ pub mod recorded {
     }
 }
 
+/// The same three variants over two sizes only.
+#[ktc::tunable(axes(n = n, k = k), sweep(n = [1, 2], k = [1, 2]))]
+pub mod sizes {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: u64, k: u64) -> (u64, u64) {
+        (n, k)
+    }
+    /// The reference.
+    #[variant(reference)]
+    pub fn a(n: u64, k: u64) {
+        let _ = (n, k);
+        super::ran("a", 0);
+    }
+    /// Takes a block size.
+    #[variant(block_size = [2, 4, 8])]
+    pub fn b(n: u64, k: u64, block_size: usize) {
+        let _ = (n, k);
+        super::ran("b", block_size);
+    }
+    /// A third.
+    #[variant]
+    pub fn c(n: u64, k: u64) {
+        let _ = (n, k);
+        super::ran("c", 0);
+    }
+}
+
 const N_BOUNDS: u64 = 8;
 const K_BOUNDS: u64 = 4;
 const LABELS: [Option<&str>; 3] = [Some("device"), Some("host"), None];
@@ -77,11 +106,29 @@ fn table() -> DecisionTable {
     DecisionTable { axes: vec![Axis::numeric("n"), Axis::numeric("k"), Axis::categorical("r")], regions }
 }
 
-/// Calls and explains one query; returns the explained region index.
-fn check(n: u64, k: u64, r: &str) -> Option<usize> {
+/// The table over (n, k) alone: the labelled table's regions for any other label.
+fn sizes_table() -> DecisionTable {
+    let mut t = table();
+    t.axes.pop();
+    t.regions.retain(|r| !r.when.contains_key("r"));
+    t
+}
+
+/// Calls and explains one query (`r: None`: on the sizes-only kernel); returns the
+/// explained region index.
+fn check(n: u64, k: u64, r: Option<&str>) -> Option<usize> {
     RAN.with(|c| c.set(("none", 0)));
-    recorded::call(n, k, r);
-    let choice = recorded::explain(n, k, r);
+    let choice = match r {
+        Some(r) => {
+            recorded::call(n, k, r);
+            recorded::explain(n, k, r)
+        }
+        None => {
+            sizes::call(n, k);
+            sizes::explain(n, k)
+        }
+    };
+    let r = r.unwrap_or("-");
     let (variant, block) = RAN.with(Cell::get);
     assert_eq!(variant, choice.variant, "at n={n} k={k} r={r}: call ran {variant}, explain says {choice}");
     assert_eq!(choice.block_size.unwrap_or(0), block, "at n={n} k={k} r={r}: {choice}");
@@ -101,10 +148,13 @@ fn main() {
         std::env::remove_var("KTC_TUNE_ON_MISS");
     }
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("call-explain-host");
-    let tuner = recorded::Variant::kernel();
     let table = table();
     let regions = table.regions.len();
-    cache.write_entry(&cache.new_entry(tuner.name, &Provenance::current(&tuner.identity), table)).unwrap();
+    for (tuner, table) in [(recorded::Variant::kernel(), table), (sizes::Variant::kernel(), sizes_table())] {
+        cache
+            .write_entry(&cache.new_entry(tuner.name, &Provenance::current(&tuner.identity), table))
+            .unwrap();
+    }
 
     // Every region, at its corner.
     let mut index = 0;
@@ -113,7 +163,11 @@ fn main() {
             for label in LABELS {
                 let n = if i + 1 < N_BOUNDS { (i + 1) * 100 } else { u64::MAX };
                 let k = if j + 1 < K_BOUNDS { (j + 1) * 10 } else { 1 << 40 };
-                assert_eq!(check(n, k, label.unwrap_or("tpu")), Some(index), "region {index}");
+                assert_eq!(check(n, k, Some(label.unwrap_or("tpu"))), Some(index), "region {index}");
+                if label.is_none() {
+                    // The sizes-only table keeps the regions without a label, in order.
+                    assert_eq!(check(n, k, None), Some(index / 3), "sizes region {}", index / 3);
+                }
                 index += 1;
             }
         }
@@ -122,10 +176,10 @@ fn main() {
     // And everywhere between.
     for n in (0..=900).step_by(7) {
         for k in 0..=45 {
-            for r in ["device", "host", "", "tpu"] {
+            for r in [Some("device"), Some("host"), Some(""), Some("tpu"), None] {
                 assert!(check(n, k, r).is_some());
             }
         }
     }
-    println!("call_explain: `call` ran what `explain` named in all {regions} regions");
+    println!("call_explain: `call` ran what `explain` named in all {regions} + {} regions", regions / 3);
 }
