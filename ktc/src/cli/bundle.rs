@@ -19,7 +19,7 @@ const MAX_BUNDLE_BYTES: u64 = 256 << 20;
 pub(crate) fn export(ctx: &Ctx, args: &ExportArgs) -> Result<String, Failure> {
     let entries: Vec<Entry> = ctx
         .cache
-        .list()
+        .list_with(&ctx.schemas())
         .into_iter()
         .filter(|l| args.kernel.as_ref().is_none_or(|k| *k == l.kernel))
         .filter_map(|l| l.entry.ok())
@@ -44,8 +44,12 @@ struct Imported {
 
 pub(crate) fn import(ctx: &Ctx, args: &ImportArgs) -> Result<String, Failure> {
     let values = read_bundle(&args.file)?;
-    let mut existing: Vec<(PathBuf, Entry)> =
-        ctx.cache.list().into_iter().filter_map(|l| l.entry.ok().map(|e| (l.path, e))).collect();
+    let mut existing: Vec<(PathBuf, Entry)> = ctx
+        .cache
+        .list_with(&ctx.schemas())
+        .into_iter()
+        .filter_map(|l| l.entry.ok().map(|e| (l.path, e)))
+        .collect();
     let mut result = Imported::default();
     for (index, value) in values.into_iter().enumerate() {
         let entry = match check(ctx, value) {
@@ -124,12 +128,8 @@ fn check(ctx: &Ctx, value: Value) -> Result<Entry, String> {
             return Err(format!("{what} `{name}` is not a safe folder name"));
         }
     }
-    if entry.code_version != entry.provenance.code_version() {
-        return Err(format!("code_version `{}` is not the hash of its provenance", entry.code_version));
-    }
-    if entry.created.as_str() > crate::now_rfc3339().as_str() {
-        return Err(format!("created `{}` is in the future", entry.created));
-    }
+    // The rules a local read applies, so what import refuses is never served either.
+    crate::store::check_entry(&entry)?;
     let schema = ctx.tuner(&entry.kernel).map(|t| t.schema());
     entry.table().validate(schema.as_ref()).map_err(|e| format!("invalid decision table: {e}"))?;
     Ok(entry)

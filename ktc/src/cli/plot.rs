@@ -37,7 +37,7 @@ pub(crate) struct Plot {
 }
 
 pub(crate) fn run(ctx: &Ctx, args: &PlotArgs) -> Result<String, Failure> {
-    let (path, entry) = ctx.current_entry(&args.kernel)?;
+    let (path, entry) = super::status::current_entry(ctx, &args.kernel)?;
     let plot = prepare(&entry)?;
     draw::svg(&plot, &args.out).map_err(|e| {
         Failure::error(format!("drawing {}: {e}; check that its folder is writable", args.out.display()))

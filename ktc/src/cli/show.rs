@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
-    let (path, entry) = ctx.current_entry(kernel)?;
+    let (path, entry) = super::status::current_entry(ctx, kernel)?;
     if ctx.json {
         return Ok(Ctx::json_text(&json!({"path": path, "status": "current", "entry": entry})));
     }

@@ -1,11 +1,12 @@
 //! Judging every entry of the store: current, superseded, stale or invalid (the rules
 //! are in the module docs of `ktc::cli`).
 
-use super::context::Ctx;
+use super::context::{Ctx, Failure};
 use crate::provenance::{FieldChange, KernelIdentity, Provenance};
 use crate::store::Listed;
 use crate::{Entry, hw_fingerprint_for};
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 
 /// What an entry is to this binary.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,12 +39,14 @@ pub(crate) struct Judged {
     pub(crate) status: Status,
 }
 
-/// Every entry file of the store, sorted by path, judged.
+/// Every entry file of the store, sorted by path, judged. A linked kernel's entries
+/// are validated against its schema, as its dispatcher does, so the entry called
+/// current is the one it serves.
 pub(crate) fn judge(ctx: &Ctx) -> Vec<Judged> {
     let host = host_fingerprints(ctx);
     let mut judged: Vec<Judged> = ctx
         .cache
-        .list()
+        .list_with(&ctx.schemas())
         .into_iter()
         .map(|listed| {
             let status = match &listed.entry {
@@ -58,6 +61,24 @@ pub(crate) fn judge(ctx: &Ctx) -> Vec<Judged> {
         .collect();
     rank_newest(&mut judged);
     judged
+}
+
+/// The entry of `kernel` under this fingerprint that `list` judges current.
+pub(crate) fn current_entry(ctx: &Ctx, kernel: &str) -> Result<(PathBuf, Entry), Failure> {
+    let found = judge(ctx).into_iter().find(|j| {
+        j.listed.kernel == kernel
+            && j.listed.fingerprint == ctx.cache.fingerprint()
+            && matches!(j.status, Status::Current)
+    });
+    match found.and_then(|j| j.listed.entry.ok().map(|e| (j.listed.path, e))) {
+        Some(found) => Ok(found),
+        None => Err(Failure::error(format!(
+            "no current entry for `{kernel}` on {} in {}; `ktc list` shows what the store holds, \
+             `retune {kernel}` (from a binary linking the kernel) or its crate's `cargo test` tunes it",
+            ctx.cache.fingerprint(),
+            ctx.cache.root().display()
+        ))),
+    }
 }
 
 /// This host's fingerprint per GPU ordinal (at least ordinal 0), and `--fingerprint`.
