@@ -142,3 +142,86 @@ fn rank_newest(judged: &mut [Judged]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::GcArgs;
+    use crate::registry::{SweepValue, Tuner, TunerAxis, TunerVariant};
+    use crate::{
+        Axis, AxisKind, AxisValue, ChoiceSource, DecisionTable, Dispatch, KernelTuningCache, Region,
+    };
+
+    fn no_sweep(_: &crate::sweep::SweepOptions) -> Result<crate::sweep::SweepReport, crate::Error> {
+        Err(crate::Error::NoCacheDir)
+    }
+
+    static TUNER: Tuner = Tuner {
+        name: "judged",
+        module_path: "status::tests::judged",
+        identity: KernelIdentity::new("status-test", "0.0.1", "00ff"),
+        axes: &[TunerAxis { name: "n", kind: AxisKind::Numeric, grid: &[SweepValue::Num(1)] }],
+        variants: &[
+            TunerVariant { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
+            TunerVariant {
+                name: "parallel",
+                block_sizes: &[128, 256],
+                requires: &[],
+                reference: false,
+                default: false,
+            },
+        ],
+        sweep: no_sweep,
+    };
+
+    fn served(cache: &KernelTuningCache) -> Option<PathBuf> {
+        match Dispatch::load_from(&TUNER, cache).explain(&[AxisValue::Int(5000)]).source {
+            ChoiceSource::Region { entry, .. } => Some(entry),
+            ChoiceSource::Fallback { .. } => None,
+        }
+    }
+
+    /// A valid entry, then a newer copy the kernel's schema refuses: list, show and gc
+    /// see what the dispatcher sees.
+    #[test]
+    fn list_show_and_gc_agree_with_the_dispatcher() {
+        let edits: [fn(&mut serde_json::Value); 2] = [
+            |v| v["regions"][0]["variant"] = "quantum".into(),
+            |v| v["regions"][1]["block_size"] = (1u64 << 31).into(),
+        ];
+        for edit in edits {
+            let dir = tempfile::tempdir().unwrap();
+            let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("fp");
+            let table = DecisionTable {
+                axes: vec![Axis::numeric("n")],
+                regions: vec![
+                    Region::new("serial").at_most("n", 1000.0),
+                    Region::new("parallel").block_size(256),
+                ],
+            };
+            let provenance = Provenance::current(&TUNER.identity);
+            let good = cache.update_with(TUNER.name, &provenance, table.clone()).unwrap();
+            let bad = cache.update_with(TUNER.name, &provenance, table).unwrap();
+            let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(&bad).unwrap()).unwrap();
+            edit(&mut value);
+            std::fs::write(&bad, serde_json::to_vec(&value).unwrap()).unwrap();
+
+            let ctx = Ctx {
+                cache: cache.clone(),
+                fingerprint: Some("fp".into()),
+                json: true,
+                tuners: vec![&TUNER],
+            };
+            assert_eq!(served(&cache).as_ref(), Some(&good));
+            assert_eq!(current_entry(&ctx, TUNER.name).unwrap().0, good, "show's current entry");
+            let judged = judge(&ctx);
+            let status = |p: &PathBuf| judged.iter().find(|j| j.listed.path == *p).unwrap().status.clone();
+            assert_eq!(status(&good), Status::Current);
+            assert!(matches!(status(&bad), Status::Invalid(_)), "{:?}", status(&bad));
+
+            super::super::gc::run(&ctx, &GcArgs { dry_run: false, keep: 1 }).unwrap();
+            assert!(good.exists(), "gc removed the entry in use");
+            assert_eq!(served(&cache).as_ref(), Some(&good));
+        }
+    }
+}
