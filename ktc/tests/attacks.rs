@@ -111,6 +111,7 @@ fn child_role() {
                 cache.gc(&options).unwrap();
             }
         }
+        "overfill" => overfill(&store, Path::new(&std::env::var_os("KTC_ATTACK_FIRST").unwrap())),
         "endless" => {
             // Big entries widen the window a kill can land in.
             let mut entry = cache.new_entry(KERNEL, &prov(), table());
@@ -234,27 +235,50 @@ impl Drop for TinyTmpfs {
     }
 }
 
-#[test]
-fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
-    let dir = tempfile::tempdir().unwrap();
-    let mount = match TinyTmpfs::mount(dir.path(), "64k") {
-        Ok(m) => m,
-        Err(why) => {
-            println!("skipping the full-store check: {why}");
-            return;
-        }
-    };
-    let cache = open(&mount.0);
-    let first = cache.update_with(KERNEL, &prov(), table()).unwrap();
+/// Writes an entry too big for the store, then checks the write failed naming the
+/// folder, the earlier entry is still served and nothing partial is visible.
+fn overfill(store: &Path, first: &Path) {
+    let cache = open(store);
     let mut entry = cache.new_entry(KERNEL, &prov(), table());
-    entry.reproduce = Some("x".repeat(128 << 10)); // larger than the whole file system
+    entry.reproduce = Some("x".repeat(128 << 10)); // larger than the file system or the file limit
     let err = cache.write_entry(&entry).unwrap_err().to_string();
-    assert!(err.contains(&key_dir(&mount.0).display().to_string()), "{err}");
+    assert!(err.contains(&key_dir(store).display().to_string()), "{err}");
     match cache.load(KERNEL, &prov(), Some(&schema())).status {
         LookupStatus::Found { path, .. } => assert_eq!(path, first),
         other => panic!("{other:?}"),
     }
     assert!(cache.list().iter().all(|l| l.entry.is_ok()), "no partial entry visible");
+}
+
+#[test]
+fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    match TinyTmpfs::mount(dir.path(), "64k") {
+        Ok(mount) => {
+            let first = open(&mount.0).update_with(KERNEL, &prov(), table()).unwrap();
+            overfill(&mount.0, &first);
+        }
+        Err(why) => {
+            // No tmpfs: a file size limit (RLIMIT_FSIZE, which binds root too) makes the
+            // write fail the same way. SIGXFSZ is ignored so the write returns EFBIG.
+            println!("no tiny tmpfs ({why}); filling the store through a 64-block file size limit");
+            let first = open(dir.path()).update_with(KERNEL, &prov(), table()).unwrap();
+            let exe = std::env::current_exe().unwrap();
+            let status = Command::new("sh")
+                .args(["-c", "trap '' XFSZ; ulimit -f 64 && exec \"$0\" --exact child_role --nocapture"])
+                .arg(&exe)
+                .env(ROLE, "overfill")
+                .env(STORE, dir.path())
+                .env(ID, "0")
+                .env(COUNT, "0")
+                .env("KTC_ATTACK_FIRST", &first)
+                .status();
+            match status {
+                Ok(status) => assert!(status.success(), "the file-size-limited writer failed"),
+                Err(e) => println!("skipping the full-store check: cannot run sh: {e}"),
+            }
+        }
+    }
 }
 
 #[test]
