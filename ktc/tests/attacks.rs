@@ -281,32 +281,61 @@ fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
     }
 }
 
-#[test]
-fn a_read_only_store_serves_and_refuses_writes_with_the_path() {
-    let dir = tempfile::tempdir().unwrap();
-    let mount = match TinyTmpfs::mount(dir.path(), "1m") {
-        Ok(m) => m,
-        Err(why) => {
-            // Permission bits do not stop root, so without a read-only mount there is no
-            // honest read-only store to test.
-            println!("skipping the read-only-store check: {why}");
-            return;
-        }
-    };
-    let cache = open(&mount.0);
-    let first = cache.update_with(KERNEL, &prov(), table()).unwrap();
-    if let Err(why) = mount.remount_read_only() {
-        println!("skipping the read-only-store check: remount read-only failed: {why}");
-        return;
-    }
+/// Checks a store made read-only after `first` was written: writes fail naming the
+/// folder, the entry is still served, gc reports but cannot remove.
+fn check_read_only(store: &Path, first: &Path) {
+    let cache = open(store);
     let err = cache.update_with(KERNEL, &prov(), table()).unwrap_err().to_string();
-    assert!(err.contains(&mount.0.display().to_string()), "{err}");
+    assert!(err.contains(&store.display().to_string()), "{err}");
     match cache.load(KERNEL, &prov(), Some(&schema())).status {
         LookupStatus::Found { path, .. } => assert_eq!(path, first),
         other => panic!("{other:?}"),
     }
     let report = cache.gc(&GcOptions { keep: 0, dry_run: true, ..GcOptions::default() }).unwrap();
-    assert_eq!(report.removed, vec![first.clone()], "a dry run only reports");
+    assert_eq!(report.removed, vec![first.to_owned()], "a dry run only reports");
     assert!(cache.gc(&GcOptions { keep: 0, ..GcOptions::default() }).is_err(), "gc says it could not remove");
     assert!(first.exists());
+}
+
+#[test]
+fn a_read_only_store_serves_and_refuses_writes_with_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let why_no_mount = match TinyTmpfs::mount(dir.path(), "1m") {
+        Ok(mount) => {
+            let first = open(&mount.0).update_with(KERNEL, &prov(), table()).unwrap();
+            match mount.remount_read_only() {
+                Ok(()) => return check_read_only(&mount.0, &first),
+                Err(why) => format!("remount read-only failed: {why}"),
+            }
+        }
+        Err(why) => why,
+    };
+    // Without a read-only mount, permission bits: they stop anyone but root.
+    let store = dir.path().join("store");
+    let first = open(&store).update_with(KERNEL, &prov(), table()).unwrap();
+    let key = key_dir(&store);
+    set_mode(&key, 0o555);
+    let probe = fs::write(key.join(".probe"), b"");
+    if probe.is_ok() {
+        set_mode(&key, 0o755);
+        println!(
+            "skipping the read-only-store check: no read-only mount ({why_no_mount}), and permission bits do not stop this user (root)"
+        );
+        return;
+    }
+    check_read_only(&store, &first);
+    set_mode(&key, 0o755);
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+}
+
+#[cfg(not(unix))]
+fn set_mode(path: &Path, mode: u32) {
+    let mut permissions = fs::metadata(path).unwrap().permissions();
+    permissions.set_readonly(mode & 0o200 == 0);
+    fs::set_permissions(path, permissions).unwrap();
 }

@@ -1,7 +1,9 @@
-//! What reading and writing share: the key folders, the entry file names, and the time
-//! rules for the stamps in names and in `created` (strict shape, a bounded clock skew).
+//! What reading and writing share: the key folders, the entry file names, the time
+//! rules for the stamps in names and in `created` (strict shape, a bounded clock skew),
+//! and the rules every entry obeys wherever it comes from.
 
 use super::time::Utc;
+use crate::entry::Entry;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// Prefix of files still being written. Readers ignore them; `gc` removes old ones.
@@ -78,6 +80,20 @@ pub(crate) fn check_created(created: &str) -> Result<(), String> {
         return Err(format!("created `{created}` is {}", ahead_text()));
     }
     Ok(())
+}
+
+/// The rules every entry obeys wherever it comes from (written, imported, read, pulled):
+/// `code_version` is the hash of its provenance, `created` a real UTC time not ahead
+/// of this host's clock by more than the allowed skew.
+pub(crate) fn check_entry(entry: &Entry) -> Result<(), String> {
+    let hash = entry.provenance.code_version();
+    if entry.code_version != hash {
+        return Err(format!(
+            "code_version `{}` is not the hash of its provenance (`{hash}`)",
+            entry.code_version
+        ));
+    }
+    check_created(&entry.created)
 }
 
 /// Why an entry file name is dated too far ahead to count, if it is.

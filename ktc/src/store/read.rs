@@ -1,7 +1,6 @@
 //! Reading: the newest valid entry of a key, stale detection, and listing.
 
-use super::name::{Key, TMP_PREFIX, future_dated, is_entry_file_name};
-use super::write::check_entry;
+use super::name::{Key, TMP_PREFIX, check_entry, future_dated, is_entry_file_name};
 use super::{KernelTuningCache, is_slug};
 use crate::decision::{KernelSchema, Region};
 use crate::entry::{Entry, SCHEMA};

@@ -1,7 +1,7 @@
 //! Publishing a new immutable entry: temp file, fsync, create-exclusive link.
 
 use super::name::{
-    Key, TMP_PREFIX, check_created, created_stamp, future_dated, is_entry_file_name, micros_of, stamp_micros,
+    Key, TMP_PREFIX, check_entry, created_stamp, future_dated, is_entry_file_name, micros_of, stamp_micros,
 };
 use super::time::Utc;
 use super::{KernelTuningCache, is_slug, not_slug};
@@ -73,20 +73,6 @@ impl KernelTuningCache {
         }
         Ok(self.kernel_dir(&entry.fingerprint, &entry.kernel).join(&entry.code_version))
     }
-}
-
-/// The rules every entry obeys wherever it comes from (written, imported, read, pulled):
-/// `code_version` is the hash of its provenance, `created` a real UTC time not ahead
-/// of this host's clock by more than the allowed skew.
-pub(crate) fn check_entry(entry: &Entry) -> Result<(), String> {
-    let hash = entry.provenance.code_version();
-    if entry.code_version != hash {
-        return Err(format!(
-            "code_version `{}` is not the hash of its provenance (`{hash}`)",
-            entry.code_version
-        ));
-    }
-    check_created(&entry.created)
 }
 
 fn invalid_input(op: &'static str, path: &Path, msg: String) -> Error {
