@@ -9,6 +9,8 @@
 mod gc;
 mod name;
 mod read;
+#[cfg(test)]
+mod read_tests;
 mod time;
 mod write;
 

@@ -226,23 +226,21 @@ fn newest_valid(
 /// As [`newest_valid`] over the files `list` names (oldest first). A file that vanishes
 /// between the listing and the read was removed by a gc that kept something newer, so
 /// the folder is listed again instead of reporting nothing.
-fn newest_valid_listed(
+pub(super) fn newest_valid_listed(
     mut list: impl FnMut(&mut Vec<Skipped>) -> Vec<PathBuf>,
     key: Key<'_>,
     schema: Option<&KernelSchema>,
     skipped: &mut Vec<Skipped>,
 ) -> Option<(PathBuf, Entry)> {
-    for _ in 0..RELISTS {
+    for attempt in 0..RELISTS {
         let mut any_vanished = false;
         for path in list(skipped).into_iter().rev() {
             match read_entry(&path, key, schema) {
                 Ok(entry) => return Some((path, entry)),
                 Err(_) if vanished(&path) => any_vanished = true,
-                Err(reason) => {
-                    if !skipped.iter().any(|s| s.path == path) {
-                        skipped.push(Skipped { path, reason });
-                    }
-                }
+                // A file skipped on an earlier listing is reported once.
+                Err(_) if attempt > 0 && skipped.iter().any(|s| s.path == path) => {}
+                Err(reason) => skipped.push(Skipped { path, reason }),
             }
         }
         if !any_vanished {
