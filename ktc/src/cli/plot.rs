@@ -262,13 +262,10 @@ mod tests {
         entry.measurements = points
             .iter()
             .enumerate()
-            .map(|(i, &(n, median_ns))| Measurement {
-                point: BTreeMap::from([("n".to_owned(), json!(n))]),
-                variant: if i % 2 == 0 { "serial" } else { "parallel" }.into(),
-                block_size: None,
-                median_ns,
-                spread_ns: 1.0,
-                runs: 5,
+            .map(|(i, &(n, median_ns))| {
+                let variant = if i % 2 == 0 { "serial" } else { "parallel" };
+                let m = json!({"point": {"n": n}, "variant": variant, "median_ns": median_ns, "spread_ns": 1.0, "runs": 5});
+                serde_json::from_value::<Measurement>(m).unwrap()
             })
             .collect();
         entry
