@@ -31,9 +31,14 @@
 //! host's fingerprints — the CUDA driver, NVRTC and GPU are judged, and of several code
 //! versions of one (fingerprint, kernel) the one holding the newest entry is current
 //! and the others are stale against it. Of the entries of one code version the newest
-//! is current and the older are superseded (what `gc` removes). `gc` removes stale
-//! entries only when judged against linked kernels: from the plain binary, a rustc or
-//! ktc version of its own says nothing certain about the kernel's program.
+//! is current and the older are superseded. A linked kernel's entries are validated
+//! against its schema (variants, block sizes, axes) exactly as its dispatcher does, so
+//! the entry called current is the one it serves. `gc` never removes that entry: for an
+//! unlinked kernel, whose schema is unknown, it removes a superseded entry only when a
+//! newer one is certain to be valid whenever it is (see `KernelTuningCache::gc`). `gc`
+//! removes stale entries only when judged against linked kernels: from the plain
+//! binary, a rustc or ktc version of its own says nothing certain about the kernel's
+//! program.
 //!
 //! # JSON shapes (`--json`), stable
 //!
