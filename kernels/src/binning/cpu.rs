@@ -4,8 +4,8 @@
 use rayon::prelude::*;
 
 use super::edges::check;
-use super::floats::{Float, Floats};
 use crate::Error;
+use crate::floats::{Float, Floats};
 
 /// Runs `f` on the values as a typed slice.
 macro_rules! with_values {

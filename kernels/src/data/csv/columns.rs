@@ -1,0 +1,114 @@
+//! Fields to typed columns: the types from a probe of the first records, then each
+//! piece of the file parsed into its own column parts (numbers straight into `f64`,
+//! labels into codes with a per-piece dictionary), merged in file order.
+
+use super::fields::{Field, Flow, MAX_FIELD, for_each_field, trim};
+use crate::data::encode::is_integer;
+pub(super) use crate::data::table::Builder as Part;
+
+/// Records the probe types columns from.
+const PROBE_RECORDS: usize = 1_000;
+
+/// What a column holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Numbers,
+    Labels,
+}
+
+/// A problem in a piece: where its record starts (a byte offset into the piece) and
+/// which field (1-based; 0 for the record as a whole).
+#[derive(Debug)]
+pub(super) struct Problem {
+    pub(super) record_start: usize,
+    pub(super) column: usize,
+    pub(super) message: String,
+}
+
+/// Each column's kind from the first records of `bytes`: numbers where most values
+/// parse as numbers, labels otherwise. Typing by the majority (not by the first row)
+/// means a stray word in a numeric column is reported where it is, as a bad number.
+pub(super) fn probe(bytes: &[u8], n_cols: usize) -> Vec<Kind> {
+    let mut numbers = vec![(0usize, 0usize); n_cols];
+    let mut records = 0;
+    let _ = for_each_field(bytes, |f: Field<'_>| -> Result<Flow, ()> {
+        let t = trim(f.bytes);
+        if let (Some(count), false) = (numbers.get_mut(f.index), t.is_empty()) {
+            let is_number = std::str::from_utf8(t).is_ok_and(|s| s.parse::<f64>().is_ok());
+            *count = (count.0 + usize::from(is_number), count.1 + usize::from(!is_number));
+        }
+        records += usize::from(f.record_end);
+        Ok(if records >= PROBE_RECORDS { Flow::Stop } else { Flow::More })
+    });
+    numbers
+        .iter()
+        .map(|&(num, text)| if num > 0 && num >= text { Kind::Numbers } else { Kind::Labels })
+        .collect()
+}
+
+/// Parses whole records into one part per column.
+pub(super) fn parse_piece(bytes: &[u8], kinds: &[Kind], discrete: bool) -> Result<Vec<Part>, Problem> {
+    let n_cols = kinds.len();
+    let mut parts: Vec<Part> = kinds.iter().map(|&k| Part::new(k == Kind::Numbers)).collect();
+    for_each_field(bytes, |f| {
+        let problem =
+            |column: usize, message: String| Problem { record_start: f.record_start, column, message };
+        if f.truncated {
+            return Err(problem(f.index + 1, format!("a field longer than {MAX_FIELD} bytes")));
+        }
+        if f.index >= n_cols {
+            let message = format!("expected {n_cols} fields like the header, found more");
+            return Err(problem(f.index + 1, message));
+        }
+        if f.record_end && f.index + 1 < n_cols {
+            if f.index == 0 && trim(f.bytes).is_empty() {
+                return Ok(Flow::More); // a blank line
+            }
+            return Err(problem(
+                0,
+                format!("expected {n_cols} fields like the header, found {}", f.index + 1),
+            ));
+        }
+        push(&mut parts[f.index], f.bytes, discrete).map_err(|m| problem(f.index + 1, m))?;
+        Ok(Flow::More)
+    })?;
+    Ok(parts)
+}
+
+/// Checks the start of a record too long for the block (its end not read yet): an
+/// excess field fails here, long before the whole line would be in memory.
+pub(super) fn check_partial(bytes: &[u8], n_cols: usize) -> Result<(), Problem> {
+    for_each_field(bytes, |f| {
+        if f.index >= n_cols {
+            let message = format!("expected {n_cols} fields like the header, found more");
+            return Err(Problem { record_start: f.record_start, column: f.index + 1, message });
+        }
+        Ok(Flow::More)
+    })
+}
+
+fn push(part: &mut Part, raw: &[u8], discrete: bool) -> Result<(), String> {
+    let t = trim(raw);
+    if t.is_empty() {
+        return Err("empty value".into());
+    }
+    let text =
+        std::str::from_utf8(t).map_err(|e| format!("invalid UTF-8 (at byte {})", e.valid_up_to() + 1))?;
+    match part {
+        Part::Numbers(v) => match text.parse::<f64>() {
+            Ok(x) if !x.is_finite() => Err(format!("`{text}` is not a finite number")),
+            Ok(x) if discrete && !is_integer(x) => {
+                Err(format!("`{text}` is not an integer code (--discrete)"))
+            }
+            Ok(x) => {
+                v.push(x);
+                Ok(())
+            }
+            Err(_) => Err(format!("`{text}` is not a number, as most values of this column are")),
+        },
+        Part::Labels { .. } => {
+            part.push_label(text);
+            Ok(())
+        }
+    }
+}
