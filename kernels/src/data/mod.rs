@@ -4,6 +4,8 @@
 //! informative and redundant features ([`synthetic`]); the PRNG behind it
 //! ([`SplitMix64`]).
 
+#[cfg(any(feature = "csv", feature = "parquet"))]
+mod builder;
 #[cfg(feature = "csv")]
 pub mod csv;
 mod dataset;

@@ -2,6 +2,11 @@
 //! parallel (rayon, one reader per row group), numeric columns into `f64`, strings
 //! into label codes. Every error names the column and, for a file, the row group.
 
+/// The Arrow array crate this reader builds on, for batches of matching versions.
+pub use ::arrow_array;
+/// The Parquet crate this reader builds on (writers, properties).
+pub use ::parquet;
+
 use std::fs::File;
 use std::path::Path;
 
@@ -15,7 +20,8 @@ use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
 
-use super::table::{Builder, Table};
+use super::builder::Builder;
+use super::table::Table;
 use super::{DataError, Dataset, EncodeOptions, encode};
 
 /// Reads the Parquet file at `path` into a [`Table`], calling

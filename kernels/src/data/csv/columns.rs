@@ -4,7 +4,7 @@
 
 use super::fields::{Field, Flow, MAX_FIELD, for_each_field, trim};
 use crate::data::encode::is_integer;
-pub(super) use crate::data::table::Builder as Part;
+pub(super) use crate::data::builder::Builder as Part;
 
 /// Records the probe types columns from.
 const PROBE_RECORDS: usize = 1_000;
