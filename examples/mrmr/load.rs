@@ -59,7 +59,10 @@ fn parquet(path: &Path) -> Result<Table> {
 
 #[cfg(not(feature = "parquet"))]
 fn parquet(path: &Path) -> Result<Table> {
-    anyhow::bail!("{}: this build reads no Parquet (the root package's `parquet` feature is off)", path.display())
+    anyhow::bail!(
+        "{}: this build reads no Parquet (the root package's `parquet` feature is off)",
+        path.display()
+    )
 }
 
 /// A byte progress bar for a file over [`PROGRESS_BYTES`]; hidden otherwise (and where

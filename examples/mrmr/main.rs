@@ -66,7 +66,10 @@ fn run(args: &Args) -> Result<()> {
         let data = load::load(args)?;
         let encoding = EncodeOptions { bins: options.bins, discrete: options.discrete };
         let data = ktc_kernels::data::encode(data.table, &data.target, encoding)?;
-        println!("relevance histograms:  {}", joint_hist_batched::explain(&data.target, &data.features, &mut []));
+        println!(
+            "relevance histograms:  {}",
+            joint_hist_batched::explain(&data.target, &data.features, &mut [])
+        );
         let repeats = if args.quick { 1 } else { 3 };
         let rows =
             mrmr::compare_strategies(&data.target, &data.features, options.k, options.criterion, repeats)?;

@@ -7,8 +7,20 @@ use ktc_kernels::mrmr::{Criterion, Outcome, Report, StageTimes, Timing};
 
 pub(crate) fn selection(report: &Report, roles: Option<&[Role]>, criterion: Criterion) {
     let names = &report.feature_names;
-    println!("\n{} features selected by MRMR ({criterion}) for `{}`, scores in nats:", report.names.len(), report.target);
-    println!("  {:>4}  {:<16} {:>10} {:>10} {:>10}  {}", "rank", "feature", "relevance", "redundancy", "score", if roles.is_some() { "planted role" } else { "" });
+    println!(
+        "\n{} features selected by MRMR ({criterion}) for `{}`, scores in nats:",
+        report.names.len(),
+        report.target
+    );
+    println!(
+        "  {:>4}  {:<16} {:>10} {:>10} {:>10}  {}",
+        "rank",
+        "feature",
+        "relevance",
+        "redundancy",
+        "score",
+        if roles.is_some() { "planted role" } else { "" }
+    );
     for (rank, pick) in report.selection.picks.iter().enumerate() {
         let role = match roles.map(|r| r[pick.feature]) {
             Some(Role::Informative { rank }) => format!("informative #{}", rank + 1),
@@ -28,7 +40,13 @@ pub(crate) fn selection(report: &Report, roles: Option<&[Role]>, criterion: Crit
 }
 
 pub(crate) fn times(t: &StageTimes, tuning: Duration, whole: Duration) {
-    println!("\ntime: read {:.2?}, bin {:.2?}, select {:.2?}; total {:.2?}", t.read, t.bin, t.select, t.total());
+    println!(
+        "\ntime: read {:.2?}, bin {:.2?}, select {:.2?}; total {:.2?}",
+        t.read,
+        t.bin,
+        t.select,
+        t.total()
+    );
     println!("      (tuning lookup {tuning:.2?}; whole run {whole:.2?})");
 }
 
@@ -46,7 +64,9 @@ pub(crate) fn comparison(rows: &[Timing], repeats: usize) {
                 let check = if *same_selection { "" } else { "  (DIFFERENT SELECTION)" };
                 println!("  {:<34} {:>12.2?} {:>21.2}×{check}", row.strategy.to_string(), best, speedup);
             }
-            Outcome::Skipped(reason) => println!("  {:<34} {:>12} {reason}", row.strategy.to_string(), "skipped"),
+            Outcome::Skipped(reason) => {
+                println!("  {:<34} {:>12} {reason}", row.strategy.to_string(), "skipped")
+            }
         }
     }
 }

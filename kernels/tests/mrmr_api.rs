@@ -14,7 +14,8 @@ fn options(k: usize) -> Options {
 fn float_slices_select_by_name_with_scores_and_times() {
     let n = 2_000;
     let class: Vec<u8> = (0..n).map(|i| (i % 4) as u8).collect();
-    let signal: Vec<f32> = class.iter().enumerate().map(|(i, &c)| f32::from(c) + (i % 7) as f32 * 0.01).collect();
+    let signal: Vec<f32> =
+        class.iter().enumerate().map(|(i, &c)| f32::from(c) + (i % 7) as f32 * 0.01).collect();
     let noise: Vec<f32> = (0..n).map(|i| ((i * 7919) % 1000) as f32).collect();
     let report = select_floats(&["noise", "signal"], &[&noise, &signal], &class, &options(1)).unwrap();
     assert_eq!(report.names, ["signal"]);

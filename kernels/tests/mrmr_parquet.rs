@@ -3,12 +3,14 @@
 
 use std::sync::Arc;
 
-use ktc_kernels::data::parquet::arrow_array::{ArrayRef, Date32Array, Float32Array, Float64Array, Int64Array, RecordBatch, StringArray};
+use ktc_kernels::data::parquet::arrow_array::{
+    ArrayRef, Date32Array, Float32Array, Float64Array, Int64Array, RecordBatch, StringArray,
+};
+use ktc_kernels::data::parquet::parquet::arrow::ArrowWriter;
+use ktc_kernels::data::parquet::parquet::file::properties::WriterProperties;
 use ktc_kernels::data::parquet::{read, table_from_batches};
 use ktc_kernels::data::{Column, DataError};
 use ktc_kernels::mrmr::{Options, select_record_batch};
-use ktc_kernels::data::parquet::parquet::arrow::ArrowWriter;
-use ktc_kernels::data::parquet::parquet::file::properties::WriterProperties;
 
 fn batch(columns: Vec<(&str, ArrayRef)>) -> RecordBatch {
     RecordBatch::try_from_iter(columns).unwrap()
@@ -26,7 +28,8 @@ fn sample(rows: usize) -> RecordBatch {
 
 fn write(path: &std::path::Path, batches: &[RecordBatch], rows_per_group: usize) {
     let props = WriterProperties::builder().set_max_row_group_row_count(Some(rows_per_group)).build();
-    let mut w = ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batches[0].schema(), Some(props)).unwrap();
+    let mut w =
+        ArrowWriter::try_new(std::fs::File::create(path).unwrap(), batches[0].schema(), Some(props)).unwrap();
     for b in batches {
         w.write(b).unwrap();
     }
@@ -45,7 +48,8 @@ fn a_file_of_several_row_groups_reads_in_order_and_selects() {
     assert!(x.iter().enumerate().all(|(i, &v)| v == (i % 3) as f64 + 0.25), "row order kept across groups");
     let Column::Labels { labels, .. } = &table.columns[2] else { panic!("name is labels") };
     assert_eq!(labels.len(), 2);
-    let report = ktc_kernels::mrmr::select_table(table, "class", &Options { k: 1, ..Options::default() }).unwrap();
+    let report =
+        ktc_kernels::mrmr::select_table(table, "class", &Options { k: 1, ..Options::default() }).unwrap();
     assert_eq!(report.names, ["x"], "x is the class, shifted");
 }
 
@@ -71,7 +75,10 @@ fn an_unusable_type_or_a_null_names_its_column() {
     let path = dir.path().join("n.parquet");
     write(&path, &[nulls.clone(), nulls], 2);
     let err = read(&path, &|_, _| {}).unwrap_err();
-    assert_eq!(err.to_string(), "parquet, column `a`, row group 0: null at row 1 of the batch (MRMR needs every value)");
+    assert_eq!(
+        err.to_string(),
+        "parquet, column `a`, row group 0: null at row 1 of the batch (MRMR needs every value)"
+    );
 }
 
 #[test]

@@ -22,15 +22,42 @@ impl Builder {
     }
 
     /// Appends `other` (the next piece's part of the same column).
-    pub(crate) fn append(&mut self, other: Builder) {
+    pub(crate) fn append(&mut self, mut other: Builder) {
+        self.append_from(&mut other);
+    }
+
+    /// Appends `other`'s values and empties it, keeping its memory for the next piece
+    /// (fresh buffers per block would fault their pages in again every time).
+    pub(crate) fn append_from(&mut self, other: &mut Builder) {
         match (self, other) {
-            (Builder::Numbers(a), Builder::Numbers(b)) => a.extend_from_slice(&b),
-            (Builder::Labels { codes, labels, index }, Builder::Labels { codes: c, labels: l, .. }) => {
-                let remap: Vec<u32> = l.into_iter().map(|label| intern(labels, index, label)).collect();
+            (Builder::Numbers(a), Builder::Numbers(b)) => {
+                a.extend_from_slice(b);
+                b.clear();
+            }
+            (Builder::Labels { codes, labels, index }, Builder::Labels { codes: c, labels: l, index: i }) => {
+                let remap: Vec<u32> = l.drain(..).map(|label| intern(labels, index, label)).collect();
                 codes.extend(c.iter().map(|&x| remap[x as usize]));
+                c.clear();
+                i.clear();
             }
             // Every piece is parsed with the same kinds.
             _ => {}
+        }
+    }
+
+    /// Makes room for `additional` more values.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        match self {
+            Builder::Numbers(v) => v.reserve(additional),
+            Builder::Labels { codes, .. } => codes.reserve(additional),
+        }
+    }
+
+    /// Values so far.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Builder::Numbers(v) => v.len(),
+            Builder::Labels { codes, .. } => codes.len(),
         }
     }
 }

@@ -27,7 +27,13 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { k: 10, criterion: Criterion::Mid, bins: 8, discrete: false, strategy: HistStrategy::Dispatched }
+        Options {
+            k: 10,
+            criterion: Criterion::Mid,
+            bins: 8,
+            discrete: false,
+            strategy: HistStrategy::Dispatched,
+        }
     }
 }
 

@@ -3,8 +3,9 @@
 //! labels into codes with a per-piece dictionary), merged in file order.
 
 use super::fields::{Field, Flow, MAX_FIELD, for_each_field, trim};
-use crate::data::encode::is_integer;
+use super::number::fast_decimal;
 pub(super) use crate::data::builder::Builder as Part;
+use crate::data::encode::is_integer;
 
 /// Records the probe types columns from.
 const PROBE_RECORDS: usize = 1_000;
@@ -46,10 +47,9 @@ pub(super) fn probe(bytes: &[u8], n_cols: usize) -> Vec<Kind> {
         .collect()
 }
 
-/// Parses whole records into one part per column.
-pub(super) fn parse_piece(bytes: &[u8], kinds: &[Kind], discrete: bool) -> Result<Vec<Part>, Problem> {
-    let n_cols = kinds.len();
-    let mut parts: Vec<Part> = kinds.iter().map(|&k| Part::new(k == Kind::Numbers)).collect();
+/// Parses whole records into `parts` (one per column, empty, of the columns' kinds).
+pub(super) fn parse_piece(bytes: &[u8], parts: &mut [Part], discrete: bool) -> Result<(), Problem> {
+    let n_cols = parts.len();
     for_each_field(bytes, |f| {
         let problem =
             |column: usize, message: String| Problem { record_start: f.record_start, column, message };
@@ -71,8 +71,7 @@ pub(super) fn parse_piece(bytes: &[u8], kinds: &[Kind], discrete: bool) -> Resul
         }
         push(&mut parts[f.index], f.bytes, discrete).map_err(|m| problem(f.index + 1, m))?;
         Ok(Flow::More)
-    })?;
-    Ok(parts)
+    })
 }
 
 /// Checks the start of a record too long for the block (its end not read yet): an
@@ -91,6 +90,13 @@ fn push(part: &mut Part, raw: &[u8], discrete: bool) -> Result<(), String> {
     let t = trim(raw);
     if t.is_empty() {
         return Err("empty value".into());
+    }
+    if let (Part::Numbers(v), Some(x)) = (&mut *part, fast_decimal(t)) {
+        if discrete && !is_integer(x) {
+            return Err(format!("`{}` is not an integer code (--discrete)", String::from_utf8_lossy(t)));
+        }
+        v.push(x);
+        return Ok(());
     }
     let text =
         std::str::from_utf8(t).map_err(|e| format!("invalid UTF-8 (at byte {})", e.valid_up_to() + 1))?;

@@ -16,6 +16,7 @@
 
 mod columns;
 mod fields;
+mod number;
 mod split;
 
 use std::fs::File;
@@ -89,7 +90,11 @@ struct Reader {
     names: Vec<String>,
     kinds: Vec<Kind>,
     columns: Vec<Part>,
+    /// Each piece's column parts, reused from block to block.
+    pieces: Vec<Vec<Part>>,
     discrete: bool,
+    /// The file's size (0 when unknown), to reserve the columns' memory once.
+    size: u64,
 }
 
 /// Reads CSV bytes from `source` (`size` bytes, for progress only).
@@ -115,7 +120,8 @@ pub fn read_from(
     };
     let names = header(&buf[..end])?;
     let line = 1 + memchr::memchr_iter(b'\n', &buf[..end]).count();
-    let mut reader = Reader { line, names, kinds: Vec::new(), columns: Vec::new(), discrete };
+    let mut reader =
+        Reader { line, names, kinds: Vec::new(), columns: Vec::new(), pieces: Vec::new(), discrete, size };
     buf.drain(..end);
     done += end as u64;
     loop {
@@ -150,20 +156,32 @@ impl Reader {
         if bytes.is_empty() {
             return Ok(());
         }
-        if self.kinds.is_empty() {
+        let first = self.kinds.is_empty();
+        if first {
             self.kinds = probe(bytes, self.names.len());
             self.columns = self.kinds.iter().map(|&k| Part::new(k == Kind::Numbers)).collect();
         }
         let cuts = split::pieces(bytes, rayon::current_num_threads() * 4);
-        let parsed: Vec<Result<Vec<Part>, Problem>> = cuts
-            .par_windows(2)
-            .map(|w| parse_piece(&bytes[w[0]..w[1]], &self.kinds, self.discrete))
+        let new_piece = || self.kinds.iter().map(|&k| Part::new(k == Kind::Numbers)).collect();
+        self.pieces.resize_with(cuts.len() - 1, new_piece);
+        let discrete = self.discrete;
+        let parsed: Vec<Result<(), Problem>> = (cuts.par_windows(2).zip(self.pieces.par_iter_mut()))
+            .map(|(w, parts)| parse_piece(&bytes[w[0]..w[1]], parts, discrete))
             .collect();
-        for (w, piece) in cuts.windows(2).zip(parsed) {
-            let parts = piece.map_err(|p| self.error(bytes, w[0], p))?;
-            for (column, part) in self.columns.iter_mut().zip(parts) {
-                column.append(part);
+        for ((w, piece), parts) in cuts.windows(2).zip(parsed).zip(&mut self.pieces) {
+            if let Err(p) = piece {
+                return Err(self.error(bytes, w[0], p));
             }
+            for (column, part) in self.columns.iter_mut().zip(parts.iter_mut()) {
+                column.append_from(part);
+            }
+        }
+        if first && self.size > bytes.len() as u64 {
+            // Room for the whole file's rows at this block's bytes per row (and a little
+            // more), so the columns do not grow by doubling and copying.
+            let rows = self.columns.first().map_or(0, Part::len) as f64;
+            let expected = (rows * self.size as f64 / bytes.len() as f64 * 1.02) as usize;
+            self.columns.iter_mut().for_each(|c| c.reserve(expected.saturating_sub(c.len())));
         }
         Ok(())
     }
