@@ -25,7 +25,7 @@ impl Read for EndlessLine {
             let at = self.served + n;
             buf[n] = if at < self.head.len() {
                 self.head[at]
-            } else if (at - self.head.len()) % 2 == 0 {
+            } else if (at - self.head.len()).is_multiple_of(2) {
                 b'1'
             } else {
                 b','

@@ -94,7 +94,7 @@ fn features(
     options: EncodeOptions,
 ) -> Result<(Vec<u8>, Vec<ColumnKind>), DataError> {
     let n = columns.first().map_or(0, Column::len);
-    let parts: Vec<Result<Option<(Vec<u8>, ColumnKind)>, DataError>> =
+    let parts: Vec<Result<Coded, DataError>> =
         (names.par_iter().zip(&columns)).map(|(name, col)| as_codes(name, col, options.discrete)).collect();
     let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
     let to_bin: Vec<Floats> = (columns.into_iter().zip(&parts))
@@ -126,9 +126,12 @@ fn features(
     Ok((codes, kinds))
 }
 
+/// A column's codes and kind, or `None` where it is to be binned.
+type Coded = Option<(Vec<u8>, ColumnKind)>;
+
 /// A column that is codes already (labels, or integers with at most 256 values) as
 /// codes; `None` for numbers to bin.
-fn as_codes(name: &str, col: &Column, discrete: bool) -> Result<Option<(Vec<u8>, ColumnKind)>, DataError> {
+fn as_codes(name: &str, col: &Column, discrete: bool) -> Result<Coded, DataError> {
     match col {
         Column::Labels { codes, labels } => label_codes(name, codes, labels).map(Some),
         Column::Numbers(values) => match small_integer_levels(values) {

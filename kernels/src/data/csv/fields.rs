@@ -122,10 +122,9 @@ pub(super) fn trim(bytes: &[u8]) -> &[u8] {
 mod tests {
     use super::{Field, Flow, parse_fields, plain_fields};
 
-    fn records(
-        input: &[u8],
-        each: fn(&[u8], &mut dyn FnMut(Field<'_>) -> Result<Flow, ()>),
-    ) -> Vec<Vec<String>> {
+    type Visit<'a> = &'a mut dyn FnMut(Field<'_>) -> Result<Flow, ()>;
+
+    fn records(input: &[u8], each: fn(&[u8], Visit<'_>)) -> Vec<Vec<String>> {
         let mut out: Vec<Vec<String>> = vec![Vec::new()];
         each(input, &mut |f: Field<'_>| {
             out.last_mut().unwrap().push(String::from_utf8_lossy(f.bytes.trim_ascii()).into_owned());
@@ -141,8 +140,8 @@ mod tests {
 
     #[test]
     fn the_plain_path_splits_unquoted_input_as_csv_core_does() {
-        let plain = |i: &[u8], f: &mut dyn FnMut(Field<'_>) -> Result<Flow, ()>| plain_fields(i, f).unwrap();
-        let full = |i: &[u8], f: &mut dyn FnMut(Field<'_>) -> Result<Flow, ()>| parse_fields(i, f).unwrap();
+        let plain = |i: &[u8], f: Visit<'_>| plain_fields(i, f).unwrap();
+        let full = |i: &[u8], f: Visit<'_>| parse_fields(i, f).unwrap();
         for input in [
             &b"a,b,y\n1,2,0\n3,4,1\n"[..],
             b"a,b\r\n1,2\r\n\r\n3,4",

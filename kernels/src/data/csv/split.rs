@@ -36,7 +36,7 @@ pub(super) fn last_record_end(bytes: &[u8]) -> usize {
     for i in memrchr2_iter(b'\n', b'"', bytes) {
         match bytes[i] {
             b'"' => after += 1,
-            _ if (total - after) % 2 == 0 => return i + 1,
+            _ if (total - after).is_multiple_of(2) => return i + 1,
             _ => {}
         }
     }
@@ -46,7 +46,7 @@ pub(super) fn last_record_end(bytes: &[u8]) -> usize {
 /// Where the record with a quote that never closes starts, when `bytes` (the file's
 /// last block) holds one: an odd number of quotes in all.
 pub(super) fn unterminated(bytes: &[u8]) -> Option<usize> {
-    (quotes(bytes) % 2 == 1).then(|| last_record_end(bytes))
+    (!quotes(bytes).is_multiple_of(2)).then(|| last_record_end(bytes))
 }
 
 /// Cut points splitting `bytes` (whole records) into about `parts` pieces of whole
@@ -71,7 +71,7 @@ pub(super) fn pieces(bytes: &[u8], parts: usize) -> Vec<usize> {
                 seen += quotes(&bytes[pos..pos + k]);
             }
             pos += k + 1;
-            if seen % 2 == 0 {
+            if seen.is_multiple_of(2) {
                 break;
             }
         }
