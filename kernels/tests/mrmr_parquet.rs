@@ -75,10 +75,7 @@ fn an_unusable_type_or_a_null_names_its_column() {
     let path = dir.path().join("n.parquet");
     write(&path, &[nulls.clone(), nulls], 2);
     let err = read(&path, &|_, _| {}).unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "parquet, column `a`, row group 0: null at row 1 of the batch (MRMR needs every value)"
-    );
+    assert_eq!(err.to_string(), "parquet, column `a`, row group 0: null at row 1 (MRMR needs every value)");
 }
 
 #[test]
