@@ -5,6 +5,7 @@
 # twice per file and the second run's whole-process wall time is reported, with the
 # features each selected. pandas, numpy and pyarrow come from PyPI into a virtualenv
 # (best effort: without them the script says so and stops).
+# CPU time is printed next to wall time: on a busy host it moves far less.
 # Usage: scripts/compare_pandas.sh [ROWS] [FEATURES]   (defaults 1000000 30)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,13 +26,12 @@ example=target/release/examples/mrmr
 # Tune (first use) before anything is timed.
 "$example" --quick >/dev/null
 
-wall() { # the whole process's wall time of the second of two runs, and its selection
-    local out start end
+wall() { # the second of two runs: whole-process wall time, CPU time (user + sys), the selection
+    local out cpu
     "$@" >/dev/null
-    start=$(date +%s.%N)
-    out="$("$@")"
-    end=$(date +%s.%N)
-    printf '%8.2f s   %s\n' "$(echo "$end - $start" | bc)" \
+    out="$( { /usr/bin/time -f 'TIME %e %U %S' "$@"; } 2>&1)"
+    cpu="$(echo "$out" | awk '/^TIME/ {printf "%6.2f s wall %6.2f s cpu", $2, $3 + $4}')"
+    printf '%s   %s\n' "$cpu" \
         "$(echo "$out" | awk '/^selected:/ {$1=""; print} /^ +[0-9]+  f[0-9]/ {printf " %s", $2}' | xargs)"
 }
 

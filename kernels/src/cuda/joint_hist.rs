@@ -6,8 +6,7 @@ use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg};
 
 use super::codes::upload;
 use super::gpu::{Gpu, gpu};
-use crate::column::DeviceCodes;
-use crate::column::{Shape, Storage};
+use crate::column::{DeviceCodes, Shape, Storage};
 use crate::{Codes, Error};
 
 /// Grid rows per launch: CUDA's limit on `gridDim.y`.
