@@ -9,7 +9,7 @@
 //! field is ever allocated whole, so memory stays the decoded columns plus one block,
 //! and a malformed line fails at its first excess field.
 //!
-//! Each column's type comes from its first records ([`columns::probe`]): numbers
+//! Each column's type comes from its first 1 000 records: numbers
 //! where most values are numbers, text labels otherwise. [`load`] then makes them
 //! discrete ([`crate::data::encode`]). Every error says where: line (the header is
 //! line 1) and column.
