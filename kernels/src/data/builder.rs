@@ -21,11 +21,6 @@ impl Builder {
         }
     }
 
-    /// Appends `other` (the next piece's part of the same column).
-    pub(crate) fn append(&mut self, mut other: Builder) {
-        self.append_from(&mut other);
-    }
-
     /// Appends `other`'s values and empties it, keeping its memory for the next piece
     /// (fresh buffers per block would fault their pages in again every time).
     pub(crate) fn append_from(&mut self, other: &mut Builder) {

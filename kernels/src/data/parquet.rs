@@ -71,9 +71,9 @@ pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, 
     let mut labels: Vec<Option<Builder>> =
         kinds.iter().map(|&numeric| (!numeric).then(|| Builder::new(false))).collect();
     for part in parts {
-        for (j, builder) in part? {
+        for (j, mut builder) in part? {
             if let Some(column) = labels[j].as_mut() {
-                column.append(builder);
+                column.append_from(&mut builder);
             }
         }
     }
