@@ -4,6 +4,8 @@
 use std::sync::Arc;
 
 /// A continuous column of `f32` or `f64` values (cheap to clone: the data is shared).
+/// An `Arc<Vec<_>>` rather than an `Arc<[_]>`, so a column read into a `Vec` becomes
+/// one without copying it.
 ///
 /// ```
 /// use ktc_kernels::Floats;
@@ -15,9 +17,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Floats {
     /// Single precision.
-    F32(Arc<[f32]>),
+    F32(Arc<Vec<f32>>),
     /// Double precision.
-    F64(Arc<[f64]>),
+    F64(Arc<Vec<f64>>),
 }
 
 impl Floats {
@@ -37,13 +39,13 @@ impl Floats {
 
 impl From<Vec<f32>> for Floats {
     fn from(v: Vec<f32>) -> Self {
-        Floats::F32(v.into())
+        Floats::F32(Arc::new(v))
     }
 }
 
 impl From<Vec<f64>> for Floats {
     fn from(v: Vec<f64>) -> Self {
-        Floats::F64(v.into())
+        Floats::F64(Arc::new(v))
     }
 }
 

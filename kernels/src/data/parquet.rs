@@ -49,8 +49,9 @@ pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, 
     let groups = meta.metadata().row_groups();
     let rows: Vec<usize> = groups.iter().map(|g| g.num_rows().max(0) as usize).collect();
     let n: usize = rows.iter().sum();
-    let mut numbers: Vec<Option<Arc<[f64]>>> =
-        kinds.iter().map(|&numeric| numeric.then(|| Arc::from_iter(std::iter::repeat_n(0.0, n)))).collect();
+    // Zeroed allocations come as untouched pages: each task's copy is the first write.
+    let mut numbers: Vec<Option<Arc<Vec<f64>>>> =
+        kinds.iter().map(|&numeric| numeric.then(|| Arc::new(vec![0.0; n]))).collect();
     let tasks = tasks(&mut numbers, &rows, rayon::current_num_threads() * 2)?;
     let total: u64 = groups.iter().map(|g| g.compressed_size().max(0) as u64).sum();
     let done = AtomicU64::new(0);
@@ -103,7 +104,7 @@ struct Task<'a> {
 
 /// The (row group × column set) tasks, each holding its rows of its numeric columns.
 fn tasks<'a>(
-    numbers: &'a mut [Option<Arc<[f64]>>],
+    numbers: &'a mut [Option<Arc<Vec<f64>>>],
     rows: &[usize],
     sets: usize,
 ) -> Result<Vec<Task<'a>>, DataError> {
@@ -112,8 +113,8 @@ fn tasks<'a>(
     for (j, column) in numbers.iter_mut().enumerate() {
         match column {
             Some(values) => {
-                let mut rest =
-                    Arc::get_mut(values).ok_or_else(|| DataError::Invalid("a shared column".into()))?;
+                let shared = || DataError::Invalid("a shared column".into());
+                let mut rest: &mut [f64] = Arc::get_mut(values).ok_or_else(shared)?.as_mut_slice();
                 for (g, &r) in rows.iter().enumerate() {
                     let (mine, tail) = std::mem::take(&mut rest).split_at_mut(r);
                     grid[g].push((j, Target::Numbers(mine)));

@@ -139,7 +139,7 @@ where
     };
     table.names.push(target_name.clone());
     let classes: Vec<f64> = target.iter().map(|&c| f64::from(c)).collect();
-    table.columns.push(Column::Numbers(Floats::F64(classes.into())));
+    table.columns.push(Column::Numbers(Floats::F64(std::sync::Arc::new(classes))));
     select_table(table, &target_name, options)
 }
 
