@@ -17,6 +17,7 @@
 mod columns;
 mod fields;
 mod number;
+mod numeric;
 mod split;
 
 use std::fs::File;

@@ -3,7 +3,7 @@
 //! never changes its value.
 
 /// Exact powers of ten as `f64` (all of `10^0 ..= 10^15` are exact).
-const POW10: [f64; 16] =
+pub(super) const POW10: [f64; 16] =
     [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
 /// `[+-]digits[.digits]` with at most 15 digits: the digits as an integer `m < 2^53`
