@@ -86,4 +86,14 @@ fn a_file_that_is_not_parquet_is_an_error_not_a_panic() {
     let err = read(&path, &|_, _| {}).unwrap_err();
     assert!(err.to_string().starts_with("parquet: "), "{err}");
     assert!(matches!(read(&dir.path().join("missing.parquet"), &|_, _| {}), Err(DataError::Io { .. })));
+    // Cut short, or with its pages overwritten: errors, never panics.
+    let good = dir.path().join("good.parquet");
+    write(&good, &[sample(2_000)], 500);
+    let bytes = std::fs::read(&good).unwrap();
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(read(&path, &|_, _| {}).is_err());
+    let mut garbled = bytes.clone();
+    garbled[4..bytes.len() / 2].iter_mut().enumerate().for_each(|(i, b)| *b = (i * 131 % 251) as u8);
+    std::fs::write(&path, &garbled).unwrap();
+    let _ = read(&path, &|_, _| {});
 }

@@ -36,8 +36,10 @@ use crate::Floats;
 /// whole, once, and each task copies its decoded values straight into its rows: the
 /// peak is the columns plus the batches in flight.
 pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, DataError> {
-    let meta =
-        ArrowReaderMetadata::load(&open(path)?, Default::default()).map_err(|e| error(None, None, e))?;
+    let file = open(path)?;
+    let meta = std::panic::catch_unwind(|| ArrowReaderMetadata::load(&file, Default::default()))
+        .unwrap_or_else(|_| Err(parquet::errors::ParquetError::General("corrupt metadata".into())))
+        .map_err(|e| error(None, None, e))?;
     let names: Vec<String> = meta.schema().fields().iter().map(|f| f.name().clone()).collect();
     let kinds: Vec<bool> = (meta.schema().fields().iter())
         .map(|f| match f.data_type() {
@@ -64,7 +66,10 @@ pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, 
                 .iter()
                 .map(|(j, _)| groups[group].column(*j).compressed_size().max(0) as u64)
                 .sum::<u64>();
-            let labels = read_task(path, &meta, task);
+            // A corrupt file must be an error, never a panic, whatever the decoder does.
+            let labels =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_task(path, &meta, task)))
+                    .unwrap_or_else(|_| Err(error(None, Some(group), "the decoder failed on corrupt data")));
             progress(done.fetch_add(size, Ordering::Relaxed) + size, total);
             labels
         })
