@@ -53,6 +53,35 @@ fn an_endless_line_fails_at_its_first_excess_field_after_one_block() {
     assert!(source.served <= 2 * BLOCK, "read {} bytes before failing", source.served);
 }
 
+/// A source of one byte repeated without end, after a head.
+struct Endless {
+    head: &'static [u8],
+    byte: u8,
+    served: usize,
+}
+
+impl Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        for (i, b) in buf.iter_mut().enumerate() {
+            *b = self.head.get(self.served + i).copied().unwrap_or(self.byte);
+        }
+        self.served += buf.len();
+        Ok(buf.len())
+    }
+}
+
+#[test]
+fn an_endless_header_or_field_fails_within_a_few_blocks() {
+    let mut header = Endless { head: b"", byte: b'a', served: 0 };
+    let err = read_from(&mut header, 0, false, &|_, _| {}).unwrap_err();
+    assert!(err.to_string().starts_with("line 1: the header line is longer than"), "{err}");
+    assert!(header.served <= 4 * BLOCK, "read {} bytes", header.served);
+    let mut field = Endless { head: b"a,y\n1,", byte: b'7', served: 0 };
+    let err = read_from(&mut field, 0, false, &|_, _| {}).unwrap_err();
+    assert!(err.to_string().starts_with("line 2, column 2 (`y`): a field longer than"), "{err}");
+    assert!(field.served <= 2 * BLOCK, "read {} bytes", field.served);
+}
+
 #[test]
 fn a_long_line_in_a_file_fails_at_its_fourth_field() {
     let mut text = String::from("a,b,y\n1,2,0\n");

@@ -93,9 +93,13 @@ pub(super) fn parse_fields(bytes: &[u8], parts: &mut [Part], discrete: bool) -> 
 /// excess field fails here, long before the whole line would be in memory.
 pub(super) fn check_partial(bytes: &[u8], n_cols: usize) -> Result<(), Problem> {
     for_each_field(bytes, |f| {
+        let problem =
+            |message: String| Problem { record_start: f.record_start, column: f.index + 1, message };
         if f.index >= n_cols {
-            let message = format!("expected {n_cols} fields like the header, found more");
-            return Err(Problem { record_start: f.record_start, column: f.index + 1, message });
+            return Err(problem(format!("expected {n_cols} fields like the header, found more")));
+        }
+        if f.truncated || f.bytes.len() > MAX_FIELD {
+            return Err(problem(format!("a field longer than {MAX_FIELD} bytes")));
         }
         Ok(Flow::More)
     })

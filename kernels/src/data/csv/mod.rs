@@ -116,6 +116,10 @@ pub fn read_from(
         match split::first_record_end(&buf) {
             Some(end) => break end,
             None if eof => break buf.len(),
+            None if buf.len() > 2 * BLOCK => {
+                let message = format!("the header line is longer than {} MiB", 2 * BLOCK >> 20);
+                return Err(DataError::Csv { line: 1, column: 0, name: None, message });
+            }
             None => eof = fill(&mut source, &mut buf, BLOCK)?,
         }
     };
