@@ -117,7 +117,7 @@ pub fn read_from(
             Some(end) => break end,
             None if eof => break buf.len(),
             None if buf.len() > 2 * BLOCK => {
-                let message = format!("the header line is longer than {} MiB", 2 * BLOCK >> 20);
+                let message = format!("the header line is longer than {} MiB", (2 * BLOCK) >> 20);
                 return Err(DataError::Csv { line: 1, column: 0, name: None, message });
             }
             None => eof = fill(&mut source, &mut buf, BLOCK)?,
