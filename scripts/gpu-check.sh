@@ -44,6 +44,6 @@ KTC_SWEEP=full cargo test --release -p ktc-kernels --lib -- joint_hist::joint_hi
 KTC_SWEEP=full cargo test --release -p ktc-kernels --lib -- binning::discretize::ktc_sweep --exact --nocapture
 
 echo "== MRMR example, N = 1M, p = 30"
-cargo run --release --example mrmr -- --n 1000000 --p 30
+cargo run --release --example mrmr -- --n 1000000 --p 30 --compare
 
 echo "gpu-check: done"

@@ -19,13 +19,15 @@
 //! partly written. Edges must be sorted and free of NaN, or the call is an error
 //! value too; so is a `codes` buffer of the wrong length.
 
+mod columns;
 mod cpu;
 mod edges;
-mod floats;
 mod gpu;
+mod select;
 
+pub use crate::floats::Floats;
+pub use columns::quantile_codes;
 pub use edges::{MAX_BINS, quantile_edges};
-pub use floats::Floats;
 
 /// Bin codes of continuous values.
 #[ktc::tunable(

@@ -2,19 +2,9 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::CudaSlice;
-
 use super::gpu;
-use crate::column::{HostCodes, Storage};
+use crate::column::{DeviceCodes, HostCodes, Storage};
 use crate::{Codes, Error};
-
-/// Device-resident codes of either width (device 0's default stream).
-pub(crate) enum DeviceCodes {
-    /// One byte per code.
-    U8(CudaSlice<u8>),
-    /// Two bytes per code.
-    U16(CudaSlice<u16>),
-}
 
 fn driver(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '_ {
     move |e| Error::Cuda(format!("{what}: {e}"))
@@ -56,11 +46,24 @@ pub(crate) fn download(codes: &DeviceCodes, len: usize) -> Result<Storage, Error
     Ok(storage)
 }
 
-/// `codes` on the device (a copy when they are on the host, a cheap clone otherwise).
-pub(crate) fn to_device(codes: &Codes) -> Result<Codes, Error> {
-    let storage = match codes.host() {
-        Some(host) => Storage::Device(Arc::new(upload(host)?)),
-        None => codes.storage.clone(),
-    };
-    Ok(Codes::from_parts(storage, codes.n_rows(), codes.n_cols(), codes.bins()))
+impl Codes {
+    /// The same codes on CUDA device 0: copied there from the host, or a cheap clone
+    /// when already there. An [`Error::Cuda`] where CUDA is unusable (no driver, no
+    /// device).
+    pub fn to_device(&self) -> Result<Codes, Error> {
+        let storage = match self.host() {
+            Some(host) => Storage::Device(Arc::new(upload(host)?)),
+            None => self.storage.clone(),
+        };
+        Ok(Codes::from_parts(storage, self.n_rows(), self.n_cols(), self.bins()))
+    }
+
+    /// The same codes on the host: copied back from a device, or a cheap clone.
+    pub fn to_host(&self) -> Result<Codes, Error> {
+        let storage = match &self.storage {
+            Storage::Device(d) => download(d, self.n_rows() * self.n_cols())?,
+            other => other.clone(),
+        };
+        Ok(Codes::from_parts(storage, self.n_rows(), self.n_cols(), self.bins()))
+    }
 }

@@ -4,10 +4,9 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg};
 
-use super::codes::{DeviceCodes, upload};
+use super::codes::upload;
 use super::gpu::{Gpu, gpu};
-use crate::column::Storage;
-use crate::joint_hist::Shape;
+use crate::column::{DeviceCodes, Shape, Storage};
 use crate::{Codes, Error};
 
 /// Grid rows per launch: CUDA's limit on `gridDim.y`.

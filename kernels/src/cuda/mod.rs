@@ -12,7 +12,6 @@ mod gpu;
 mod joint_hist;
 mod source;
 
-pub(crate) use codes::{DeviceCodes, download, to_device};
 pub(crate) use discretize::discretize;
 pub(crate) use gpu::gpu;
 pub(crate) use joint_hist::{joint_hist_global, joint_hist_shared};

@@ -2,7 +2,8 @@
 
 use rayon::prelude::*;
 
-use super::check::{Shape, check};
+use super::check::check;
+use crate::column::Shape;
 use crate::column::{Code, HostCodes};
 use crate::{Codes, Error};
 

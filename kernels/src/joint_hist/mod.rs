@@ -32,7 +32,8 @@ mod cpu;
 mod gpu;
 mod inputs;
 
-pub use check::{Shape, check};
+pub use crate::column::Shape;
+pub use check::check;
 pub(crate) use inputs::Lcg;
 
 /// Joint histograms of `y` against each column of `x`.
