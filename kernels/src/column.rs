@@ -132,8 +132,8 @@ impl Codes {
         Some(Codes { storage, n_rows: self.n_rows, n_cols: 1, bins: self.bins })
     }
 
-    /// The same codes on CUDA device 0: copied there from the host, or a cheap clone
-    /// when already there. An [`Error::Cuda`] where CUDA is unusable (no driver, no
+    /// The same codes on CUDA device `ktc::cuda_device()` (0 unless set): copied there
+    /// from the host, or a cheap clone when already there. An [`Error::Cuda`] where CUDA is unusable (no driver, no
     /// device, or the crate built without its `cuda` feature).
     pub fn to_device(&self) -> Result<Codes, Error> {
         #[cfg(feature = "cuda")]

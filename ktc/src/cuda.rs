@@ -119,6 +119,53 @@ pub fn capability_available(cap: Capability) -> Result<(), String> {
     }
 }
 
+thread_local! {
+    /// This thread's CUDA device for host-resident inputs (see [`cuda_device`]).
+    static DEVICE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The CUDA device ordinal that kernels run host-resident inputs on, on this thread:
+/// `0` unless set by [`with_cuda_device`] (a sweep for device `d` sets `d`, so every
+/// CUDA variant it times runs there). Inputs already on a device run on that device.
+/// A thread-local read: no lock, no syscall.
+///
+/// ```
+/// assert_eq!(ktc::cuda_device(), 0);
+/// assert_eq!(ktc::with_cuda_device(1, ktc::cuda_device), 1);
+/// assert_eq!(ktc::cuda_device(), 0);
+/// ```
+pub fn cuda_device() -> usize {
+    DEVICE.with(std::cell::Cell::get)
+}
+
+/// Runs `f` with [`cuda_device`] returning `ordinal` on this thread, then restores the
+/// previous device (also when `f` panics).
+pub fn with_cuda_device<R>(ordinal: usize, f: impl FnOnce() -> R) -> R {
+    let _scope = DeviceScope::enter(ordinal);
+    f()
+}
+
+/// Sets this thread's [`cuda_device`] until dropped.
+pub(crate) struct DeviceScope(usize);
+
+impl DeviceScope {
+    pub(crate) fn enter(ordinal: usize) -> DeviceScope {
+        DeviceScope(DEVICE.with(|d| d.replace(ordinal)))
+    }
+}
+
+impl Drop for DeviceScope {
+    fn drop(&mut self) {
+        DEVICE.with(|d| d.set(self.0));
+    }
+}
+
+/// Visible CUDA devices (0 without a driver, without devices, or built without the
+/// `cuda` feature).
+pub fn cuda_device_count() -> usize {
+    imp::device_count()
+}
+
 /// Whether the CUDA driver library can be loaded (probed once).
 #[allow(dead_code)]
 pub(crate) fn driver_present() -> bool {
@@ -132,7 +179,6 @@ pub(crate) fn nvrtc_present() -> bool {
 }
 
 /// Visible CUDA devices; 0 without a driver or when it fails to initialise.
-#[allow(dead_code)]
 pub(crate) fn device_count() -> usize {
     imp::device_count()
 }

@@ -49,7 +49,9 @@ mod store;
 pub mod sweep;
 mod warn;
 
-pub use cuda::{Capability, UnknownCapability, capability_available};
+pub use cuda::{
+    Capability, UnknownCapability, capability_available, cuda_device, cuda_device_count, with_cuda_device,
+};
 pub use decision::{
     Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, GridValues, InvalidTable,
     KernelSchema, Region, Winner, compact_regions, grid_regions,

@@ -19,22 +19,29 @@ pub fn cargo_test(tuner: &'static Tuner, build: TestBuild) {
         Where::Release(cmd) => in_release(tuner, cmd),
         Where::Here(note) => {
             if let Some(note) = note {
-                println!("{note}");
+                say(&note);
             }
             here(tuner);
         }
     }
 }
 
+/// One line to stderr, past the test harness's capture (which takes `print!` and
+/// `eprint!` only): the user sees where the tuning went without `--nocapture`.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
 /// Runs the child release build's sweep test, streaming its output, then checks that
 /// the store holds an entry for this crate's release build.
 fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
     let shown = release::display(&cmd);
-    println!(
+    say(&format!(
         "ktc: tuning `{}` in an optimised build (set {}=0 to tune this debug build instead): {shown}",
         tuner.name,
         release::RELEASE_VAR
-    );
+    ));
     match cmd.status() {
         Ok(status) if status.success() => {}
         Ok(status) => panic!("the release sweep of `{}` failed ({status}): {shown}", tuner.name),
@@ -45,10 +52,10 @@ fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
     identity.build.profile = "release";
     let options = SweepOptions::from_env();
     let cache = open_cache(&options).unwrap_or_else(|e| panic!("opening the store after the sweep: {e}"));
-    let provenance = Provenance::current(&identity);
+    let provenance = Provenance::for_device(&identity, options.device);
     match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
         LookupStatus::Found { path, .. } => {
-            println!("ktc: release builds of `{}` use {}", tuner.name, path.display())
+            say(&format!("ktc: release builds of `{}` use {}", tuner.name, path.display()))
         }
         LookupStatus::Stale { path, changes, .. } => {
             let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
@@ -86,7 +93,7 @@ fn here(tuner: &'static Tuner) {
         Ok(cache) => cache,
         Err(e) => panic!("reopening the store after the sweep: {e}"),
     };
-    let dispatch = Dispatch::load_from(tuner, &cache);
+    let dispatch = Dispatch::load_from_device(tuner, &cache, options.device);
     let Some(loaded) = dispatch.entry_path() else {
         panic!("a fresh load did not find the entry just written: {:?}", dispatch.fallback_reason());
     };

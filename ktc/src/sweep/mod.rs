@@ -14,6 +14,7 @@ mod options;
 mod plan;
 mod progress;
 mod release;
+mod reproduce;
 mod run;
 mod timing;
 mod values;
