@@ -51,7 +51,9 @@ fn cargo_test_tunes_the_release_build_and_source_edits_retire_it() {
     //    `cargo run --release`, without building every dependency a second time.
     let release_dir = target.join("ktc-release");
     let release = || run(&["run", "--release", "--quiet", "--target-dir", release_dir.to_str().unwrap()]);
-    assert_served(&release());
+    let served = release();
+    println!("release binary after `cargo test`:\n{served}");
+    assert_served(&served);
 
     // 3. A comment-only edit (a `///` line and a `//` line) keeps the code version.
     edit(krate, "src/helpers.rs", "pub fn square", "/// Squared, documented.\npub fn square");
@@ -61,6 +63,7 @@ fn cargo_test_tunes_the_release_build_and_source_edits_retire_it() {
     // 4. A code edit in the helper: the entry is stale, named, and never served.
     edit(krate, "src/helpers.rs", "    x * x", "    x.pow(2)");
     let stale = release();
+    println!("release binary after editing the helper:\n{stale}");
     assert!(stale.contains("source: src/helpers.rs changed"), "{stale}");
     let calls: Vec<&str> = stale.lines().filter(|l| l.starts_with("CALL ")).collect();
     assert_eq!(calls.len(), 5, "{stale}");
