@@ -12,8 +12,13 @@
 //! `CudaContext::new`: reading a device's name and attributes needs no context, and a
 //! primary context costs time and device memory.
 
+mod current;
+
 use std::fmt;
 use std::str::FromStr;
+
+pub(crate) use current::DeviceScope;
+pub use current::{cuda_device, with_cuda_device};
 
 /// A GPU's summary as recorded in provenance and used in fingerprints. It lives here,
 /// with the probe that fills it, so that provenance (above) imports the probe and never
@@ -116,47 +121,6 @@ impl FromStr for Capability {
 pub fn capability_available(cap: Capability) -> Result<(), String> {
     match cap {
         Capability::Cuda => imp::cuda_available(),
-    }
-}
-
-thread_local! {
-    /// This thread's CUDA device for host-resident inputs (see [`cuda_device`]).
-    static DEVICE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// The CUDA device ordinal that kernels run host-resident inputs on, on this thread:
-/// `0` unless set by [`with_cuda_device`] (a sweep for device `d` sets `d`, so every
-/// CUDA variant it times runs there). Inputs already on a device run on that device.
-/// A thread-local read: no lock, no syscall.
-///
-/// ```
-/// assert_eq!(ktc::cuda_device(), 0);
-/// assert_eq!(ktc::with_cuda_device(1, ktc::cuda_device), 1);
-/// assert_eq!(ktc::cuda_device(), 0);
-/// ```
-pub fn cuda_device() -> usize {
-    DEVICE.with(std::cell::Cell::get)
-}
-
-/// Runs `f` with [`cuda_device`] returning `ordinal` on this thread, then restores the
-/// previous device (also when `f` panics).
-pub fn with_cuda_device<R>(ordinal: usize, f: impl FnOnce() -> R) -> R {
-    let _scope = DeviceScope::enter(ordinal);
-    f()
-}
-
-/// Sets this thread's [`cuda_device`] until dropped.
-pub(crate) struct DeviceScope(usize);
-
-impl DeviceScope {
-    pub(crate) fn enter(ordinal: usize) -> DeviceScope {
-        DeviceScope(DEVICE.with(|d| d.replace(ordinal)))
-    }
-}
-
-impl Drop for DeviceScope {
-    fn drop(&mut self) {
-        DEVICE.with(|d| d.set(self.0));
     }
 }
 
