@@ -163,6 +163,15 @@ mod tests {
     }
 
     #[test]
+    fn the_release_build_goes_beside_this_build_in_the_same_target_folder() {
+        // This test binary lives in `<target>/debug/deps/`, and cargo tags `<target>`.
+        let target = target_dir();
+        assert!(target.join("CACHEDIR.TAG").is_file(), "{}", target.display());
+        assert!(std::env::current_exe().unwrap().starts_with(&target));
+        assert_eq!(release_target_dir(), target.join("ktc-release"));
+    }
+
+    #[test]
     fn the_child_command_is_an_exact_release_test_in_its_own_target_dir() {
         static TUNER: Tuner = Tuner {
             name: "sumsq",
