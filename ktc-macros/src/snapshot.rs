@@ -48,6 +48,7 @@ fn expand(args: &str, item: &str) -> String {
     let sources = crate::sources::CrateSources {
         files: vec![("src/lib.rs".into(), "0123456789abcdef".into())],
         dependencies: vec![("rayon".into(), "1.12.0".into())],
+        features: vec!["default".into(), "simd".into()],
     };
     let out = crate::expand::tunable_in(args, item, &sources);
     let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");

@@ -15,6 +15,9 @@ pub(crate) struct CrateSources {
     pub(crate) files: Vec<(String, String)>,
     /// `(package, version)` of every dependency, transitively, sorted.
     pub(crate) dependencies: Vec<(String, String)>,
+    /// The features the package declares (`[features]` of its `Cargo.toml`), sorted:
+    /// generated code records which are on, as they change what is compiled.
+    pub(crate) features: Vec<String>,
 }
 
 impl CrateSources {
@@ -28,8 +31,33 @@ impl CrateSources {
         let name = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
         let version = std::env::var("CARGO_PKG_VERSION").unwrap_or_default();
         let dependencies = crate::lockfile::dependencies(&root, &name, &version);
-        CrateSources { files, dependencies }
+        let features =
+            std::fs::read_to_string(root.join("Cargo.toml")).map_or_else(|_| Vec::new(), |t| features(&t));
+        CrateSources { files, dependencies, features }
     }
+}
+
+/// The keys of a manifest's `[features]` table: each line `name = ...` up to the next
+/// table header (array continuation lines start with a quote or `]`, never a key).
+fn features(manifest: &str) -> Vec<String> {
+    let mut in_features = false;
+    let mut names = Vec::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') && !line.starts_with("[\"") {
+            in_features = line == "[features]";
+            continue;
+        }
+        let Some((key, _)) = line.split_once('=') else { continue };
+        let key = key.trim();
+        let is_key =
+            !key.is_empty() && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if in_features && is_key {
+            names.push(key.to_owned());
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Deep enough for any real crate, shallow enough to stop a symlink loop.
@@ -176,6 +204,13 @@ mod tests {
         // `#[doc(hidden)]` is code, not a comment.
         assert_ne!(file_hash("#[doc(hidden)] fn f() {}"), file_hash("fn f() {}"));
         assert_eq!(file_hash(a).len(), 16);
+    }
+
+    #[test]
+    fn declared_features_are_read_from_the_manifest() {
+        let manifest = "[package]\nname = \"k\"\n\n[features]\n# comment = x\ndefault = [\"cuda\"]\ncuda = [\n    \"dep:cudarc\",\n]\nsimd = []\n\n[dependencies]\nrayon = \"1\"\n";
+        assert_eq!(features(manifest), ["cuda", "default", "simd"]);
+        assert!(features("[package]\nname = \"k\"\n").is_empty());
     }
 
     #[test]

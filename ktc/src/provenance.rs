@@ -52,6 +52,9 @@ pub struct Provenance {
     /// The target features the kernel's crate was compiled with (`sse2,avx,avx2`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub target_features: String,
+    /// The kernel package's features enabled in this build (`cuda,default`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub features: String,
 }
 
 impl Provenance {
@@ -86,6 +89,7 @@ impl Provenance {
             sources: pairs(identity.sources),
             dependencies: pairs(identity.dependencies),
             target_features: identity.build.enabled_features(),
+            features: identity.enabled_features(),
         }
     }
 

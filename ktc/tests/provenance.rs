@@ -24,6 +24,7 @@ fn sample() -> Provenance {
             .into(),
         dependencies: [("rayon", "1.12.0")].map(|(k, v)| (k.to_owned(), v.to_owned())).into(),
         target_features: "sse2,avx,avx2".into(),
+        features: "cuda,default".into(),
     }
 }
 
@@ -46,6 +47,7 @@ fn edits() -> Vec<FieldEdit> {
         ("source: src/gpu.rs", |p| drop(p.sources.insert("src/gpu.rs".into(), "1111".into()))),
         ("dependency: rayon", |p| *p.dependencies.get_mut("rayon").unwrap() = "1.13.0".into()),
         ("target_features", |p| p.target_features = "sse2".into()),
+        ("features", |p| p.features = "default".into()),
     ]
 }
 
@@ -179,10 +181,11 @@ fn entries_without_the_new_fields_keep_their_code_version() {
         sources: Default::default(),
         dependencies: Default::default(),
         target_features: String::new(),
+        features: String::new(),
         ..sample()
     };
     let json = serde_json::to_string(&old).unwrap();
-    assert!(!json.contains("sources") && !json.contains("target_features"), "{json}");
+    assert!(!json.contains("sources") && !json.contains("features"), "{json}");
     let back: Provenance = serde_json::from_str(&json).unwrap();
     assert_eq!(back.code_version(), old.code_version());
 }

@@ -30,6 +30,7 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
     let variants = g.k.variants.iter().map(|v| variant(g, v));
     let files = g.sources.files.iter().map(|(path, hash)| quote!((#path, #hash)));
     let deps = g.sources.dependencies.iter().map(|(name, version)| quote!((#name, #version)));
+    let features = g.sources.features.iter().map(|f| quote!((#f, ::core::cfg!(feature = #f))));
     let tracked = tracked_files(g);
     quote! {
         #tracked
@@ -47,6 +48,7 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
                 source_hash: #hash,
                 sources: &[#(#files),*],
                 dependencies: &[#(#deps),*],
+                features: &[#(#features),*],
                 build: #krate::__private::build_info!(),
             },
             axes: &[#(#axes),*],

@@ -129,6 +129,10 @@ pub mod histogram {
             source_hash: "ff64f2c87e9093f6",
             sources: &[("src/lib.rs", "0123456789abcdef")],
             dependencies: &[("rayon", "1.12.0")],
+            features: &[
+                ("default", ::core::cfg!(feature = "default")),
+                ("simd", ::core::cfg!(feature = "simd")),
+            ],
             build: ::ktc::__private::build_info!(),
         },
         axes: &[

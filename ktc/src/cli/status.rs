@@ -85,6 +85,7 @@ fn expected(ctx: &Ctx, host: &HashMap<String, usize>, entry: &Entry) -> Provenan
         p.sources.clone_from(&stored.sources);
         p.dependencies.clone_from(&stored.dependencies);
         p.target_features.clone_from(&stored.target_features);
+        p.features.clone_from(&stored.features);
     }
     if ordinal.is_none() {
         p.cuda_driver.clone_from(&stored.cuda_driver);

@@ -62,12 +62,12 @@ pub(super) fn changes(current: &Provenance, stored: &Provenance) -> Vec<FieldCha
     map_changes(&mut changes, "source", &s.sources, &c.sources);
     map_changes(&mut changes, "dependency", &s.dependencies, &c.dependencies);
     let none = |v: &str| if v.is_empty() { "none".to_owned() } else { v.to_owned() };
-    if s.target_features != c.target_features {
-        changes.push(FieldChange {
-            field: "target_features".to_owned(),
-            old: none(&s.target_features),
-            new: none(&c.target_features),
-        });
+    for (field, old, new) in
+        [("target_features", &s.target_features, &c.target_features), ("features", &s.features, &c.features)]
+    {
+        if old != new {
+            changes.push(FieldChange { field: field.to_owned(), old: none(old), new: none(new) });
+        }
     }
     changes
 }

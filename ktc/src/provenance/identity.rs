@@ -18,6 +18,8 @@ pub struct KernelIdentity {
     /// `(name, version)` of every package the crate depends on, transitively, as
     /// resolved in the `Cargo.lock` found above the crate (empty without one).
     pub dependencies: &'static [(&'static str, &'static str)],
+    /// Each feature the kernel's package declares and whether this build enabled it.
+    pub features: &'static [(&'static str, bool)],
     /// How the kernel's crate was compiled.
     pub build: BuildInfo,
 }
@@ -94,6 +96,12 @@ macro_rules! __target_features {
 }
 
 impl KernelIdentity {
+    /// The enabled features, comma-separated in name order (`cuda,default`).
+    pub fn enabled_features(&self) -> String {
+        let on: Vec<&str> = self.features.iter().filter(|(_, on)| *on).map(|(f, _)| *f).collect();
+        on.join(",")
+    }
+
     /// The identity of a kernel that declared none: provenance then covers ktc, rustc,
     /// CUDA and the GPU only.
     pub const UNSPECIFIED: KernelIdentity = KernelIdentity::new("unspecified", "0", "");
@@ -119,6 +127,7 @@ impl KernelIdentity {
             source_hash,
             sources: &[],
             dependencies: &[],
+            features: &[],
             build: BuildInfo::KTC,
         }
     }

@@ -92,6 +92,7 @@ fn command(cargo: OsString, tuner: &Tuner, build: &TestBuild, target_dir: &Path)
     cmd.arg("--manifest-path").arg(Path::new(build.manifest_dir).join("Cargo.toml"));
     cmd.args(["-p", build.package]);
     cmd.args(target_args(build));
+    cmd.args(feature_args(tuner));
     cmd.arg("--target-dir").arg(target_dir);
     cmd.args(["--", &test_path(tuner), "--exact", "--nocapture"]);
     cmd.env(CHILD_VAR, "1");
@@ -105,6 +106,20 @@ pub(super) fn target_args(build: &TestBuild) -> Vec<String> {
         (false, Some(bin)) => vec!["--bin".into(), bin.into()],
         (false, None) => vec!["--lib".into()],
     }
+}
+
+/// The features this build has, exactly (`--no-default-features --features a,b`), so the
+/// child compiles the same code; nothing where the package declares none.
+pub(super) fn feature_args(tuner: &Tuner) -> Vec<String> {
+    if tuner.identity.features.is_empty() {
+        return Vec::new();
+    }
+    let mut args = vec!["--no-default-features".to_owned()];
+    let on = tuner.identity.enabled_features();
+    if !on.is_empty() {
+        args.extend(["--features".to_owned(), on]);
+    }
+    args
 }
 
 /// The generated test's path inside its crate: `module::path::ktc_sweep`.
@@ -144,6 +159,7 @@ pub(super) fn display(cmd: &Command) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::KernelIdentity;
 
     fn build(integration_test: bool, bin: Option<&'static str>) -> TestBuild {
         TestBuild {
@@ -176,7 +192,7 @@ mod tests {
         static TUNER: Tuner = Tuner {
             name: "sumsq",
             module_path: "my_kernels::sumsq",
-            identity: crate::KernelIdentity::UNSPECIFIED,
+            identity: KernelIdentity::UNSPECIFIED,
             axes: &[],
             variants: &[],
             sweep: |_| unreachable!(),
@@ -187,6 +203,14 @@ mod tests {
             "cargo test --release --manifest-path /src/my-kernels/Cargo.toml -p my-kernels --lib \
              --target-dir /t/ktc-release -- sumsq::ktc_sweep --exact --nocapture"
         );
+        // A package with features: the child gets exactly this build's.
+        let with = |features| Tuner {
+            identity: KernelIdentity { features, ..KernelIdentity::UNSPECIFIED },
+            ..TUNER
+        };
+        let both: &'static [(&str, bool)] = &[("cuda", true), ("default", false), ("simd", true)];
+        assert_eq!(feature_args(&with(both)), ["--no-default-features", "--features", "cuda,simd"]);
+        assert_eq!(feature_args(&with(&[("default", false)])), ["--no-default-features"]);
         assert!(cmd.get_envs().any(|(k, v)| k == CHILD_VAR && v == Some("1".as_ref())));
     }
 }

@@ -54,6 +54,7 @@ mod tests {
             source_hash: "",
             sources: &[],
             dependencies: &[],
+            features: &[],
             build: BuildInfo { profile: "release", target_features: &[] },
         },
         axes: &[],
