@@ -102,10 +102,26 @@ fn command(cargo: OsString, tuner: &Tuner, build: &TestBuild, target_dir: &Path)
 /// The cargo arguments that select the test target this build is.
 pub(super) fn target_args(build: &TestBuild) -> Vec<String> {
     match (build.integration_test, build.bin) {
-        (true, _) => vec!["--test".into(), build.crate_name.into()],
+        (true, _) => vec!["--test".into(), test_target_name(Path::new(build.manifest_dir), build.crate_name)],
         (false, Some(bin)) => vec!["--bin".into(), bin.into()],
         (false, None) => vec!["--lib".into()],
     }
+}
+
+/// The name of the integration test whose crate is `crate_name`: a target's crate name
+/// has `_` where its name may have `-` (`tests/remote-s3.rs` is crate `remote_s3`), so
+/// the file it came from is looked up in `tests/`; `crate_name` where none matches.
+fn test_target_name(manifest_dir: &Path, crate_name: &str) -> String {
+    let entries = std::fs::read_dir(manifest_dir.join("tests")).into_iter().flatten().flatten();
+    entries
+        .filter_map(|e| {
+            let path = e.path();
+            let is_test = path.extension().is_some_and(|x| x == "rs") || path.join("main.rs").is_file();
+            let stem = path.file_stem()?.to_str()?.to_owned();
+            is_test.then_some(stem)
+        })
+        .find(|stem| stem.replace('-', "_") == crate_name)
+        .unwrap_or_else(|| crate_name.to_owned())
 }
 
 /// The features this build has, exactly (`--no-default-features --features a,b`), so the
@@ -176,6 +192,17 @@ mod tests {
         assert_eq!(target_args(&build(false, None)), ["--lib"]);
         assert_eq!(target_args(&build(true, None)), ["--test", "e2e"]);
         assert_eq!(target_args(&build(false, Some("tool"))), ["--bin", "tool"]);
+    }
+
+    #[test]
+    fn an_integration_test_is_named_as_its_file() {
+        let dir = std::env::temp_dir().join(format!("ktc-release-targets-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("tests/multi-file")).unwrap();
+        std::fs::write(dir.join("tests/remote-s3.rs"), "").unwrap();
+        std::fs::write(dir.join("tests/multi-file/main.rs"), "").unwrap();
+        let names = ["remote_s3", "multi_file", "plain"].map(|c| test_target_name(&dir, c));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(names, ["remote-s3", "multi-file", "plain"]);
     }
 
     #[test]
