@@ -72,8 +72,9 @@ fn cargo_test_tunes_the_release_build_and_source_edits_retire_it() {
     }
 }
 
-/// Every call served from the entry, by the variant `explain` names, never the
-/// fallback `serial` (which checks itself three times, so never wins); no warning.
+/// Every call served from the entry, by the variant `explain` names; no warning. (Which
+/// variant the sweep chose is the host's business: `serial` checks itself three times,
+/// so usually another one wins, but no timing is asserted.)
 fn assert_served(out: &str) {
     assert!(!out.contains("ktc warning"), "{out}");
     let calls: Vec<&str> = out.lines().filter(|l| l.starts_with("CALL ")).collect();
@@ -83,7 +84,6 @@ fn assert_served(out: &str) {
         let (ran, explain, source) = (fields[2], fields[3], fields[4]);
         assert_eq!(source, "entry", "not served from the entry: {call}");
         assert_eq!(ran.strip_prefix("ran="), explain.strip_prefix("explain="), "{call}");
-        assert_ne!(ran, "ran=serial", "the entry's winner is never the slow reference: {call}");
     }
 }
 
