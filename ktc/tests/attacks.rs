@@ -48,6 +48,7 @@ fn prov() -> Provenance {
         cuda_driver: None,
         nvrtc: None,
         gpu: None,
+        ..Provenance::default()
     }
 }
 

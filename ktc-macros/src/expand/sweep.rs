@@ -66,11 +66,11 @@ pub(super) fn harness(g: &Gen) -> TokenStream {
             #krate::sweep::run(&__KTC_TUNER, &__KtcHarness, options)
         }
 
-        /// Tunes this kernel on the host running `cargo test`.
+        /// Tunes this kernel on the host running `cargo test` (in an optimised build).
         #[cfg(test)]
         #[test]
         fn ktc_sweep() {
-            #krate::sweep::cargo_test(&__KTC_TUNER)
+            #krate::sweep::cargo_test(&__KTC_TUNER, #krate::__private::test_build!())
         }
     }
 }

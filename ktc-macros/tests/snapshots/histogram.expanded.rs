@@ -111,6 +111,11 @@ pub mod histogram {
         __ktc_dispatch()
             .explain(&[::ktc::AxisValue::from(data.len()), ::ktc::AxisValue::from(bins)])
     }
+    const _: &[&[u8]] = &[
+        ::core::include_bytes!(
+            ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")
+        ),
+    ];
     /// This kernel's registration in the tuner registry.
     #[doc(hidden)]
     #[::ktc::__private::linkme::distributed_slice(::ktc::TUNERS)]
@@ -121,7 +126,14 @@ pub mod histogram {
         identity: ::ktc::KernelIdentity {
             crate_name: ::core::env!("CARGO_PKG_NAME"),
             crate_version: ::core::env!("CARGO_PKG_VERSION"),
-            source_hash: "16a325120b598e36",
+            source_hash: "ff64f2c87e9093f6",
+            sources: &[("src/lib.rs", "0123456789abcdef")],
+            dependencies: &[("rayon", "1.12.0")],
+            features: &[
+                ("default", ::core::cfg!(feature = "default")),
+                ("simd", ::core::cfg!(feature = "simd")),
+            ],
+            build: ::ktc::__private::build_info!(),
         },
         axes: &[
             ::ktc::TunerAxis {
@@ -258,10 +270,10 @@ pub mod histogram {
     ) -> ::core::result::Result<::ktc::sweep::SweepReport, ::ktc::Error> {
         ::ktc::sweep::run(&__KTC_TUNER, &__KtcHarness, options)
     }
-    /// Tunes this kernel on the host running `cargo test`.
+    /// Tunes this kernel on the host running `cargo test` (in an optimised build).
     #[cfg(test)]
     #[test]
     fn ktc_sweep() {
-        ::ktc::sweep::cargo_test(&__KTC_TUNER)
+        ::ktc::sweep::cargo_test(&__KTC_TUNER, ::ktc::__private::test_build!())
     }
 }

@@ -103,6 +103,10 @@ fn expected(ctx: &Ctx, host: &HashMap<String, usize>, entry: &Entry) -> Provenan
         p.kernel_crate_version.clone_from(&stored.kernel_crate_version);
         p.source_hash.clone_from(&stored.source_hash);
         p.build_profile.clone_from(&stored.build_profile);
+        p.sources.clone_from(&stored.sources);
+        p.dependencies.clone_from(&stored.dependencies);
+        p.target_features.clone_from(&stored.target_features);
+        p.features.clone_from(&stored.features);
     }
     if ordinal.is_none() {
         p.cuda_driver.clone_from(&stored.cuda_driver);

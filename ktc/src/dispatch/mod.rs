@@ -7,6 +7,7 @@
 //! invalid entry, a variant whose capability is missing — is settled in
 //! [`Dispatch::load`], which never panics and warns once.
 
+mod device;
 mod fast;
 
 use crate::decision::{CompiledTable, DecisionTable, Region};
@@ -78,6 +79,8 @@ pub struct Dispatch {
     regions: Vec<Region>,
     entry: Option<PathBuf>,
     fallback_reason: Option<String>,
+    /// The host's other GPUs, for calls on them (`None`: one GPU or none).
+    devices: Option<Box<device::Devices>>,
 }
 
 impl Dispatch {
@@ -94,9 +97,17 @@ impl Dispatch {
         }
     }
 
-    /// As [`load`](Dispatch::load), from a given store.
+    /// As [`load`](Dispatch::load), from a given store: the store's fingerprint serves
+    /// device 0 (and host-resident inputs); another GPU of this host, when a call runs
+    /// on it, loads the entry of its own fingerprint from the same store.
     pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        let provenance = Provenance::current(&tuner.identity);
+        Dispatch::load_from_device(tuner, cache, 0).with_devices(tuner, cache)
+    }
+
+    /// As [`load_from`](Dispatch::load_from), for CUDA device `device` only: the entry
+    /// of the store's fingerprint for that device's provenance.
+    pub fn load_from_device(tuner: &'static Tuner, cache: &KernelTuningCache, device: usize) -> Dispatch {
+        let provenance = Provenance::for_device(&tuner.identity, device);
         let lookup = cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema()));
         // One warning per cause: skipped files are named in the fallback's warning, or in
         // their own when a valid older entry is served.
@@ -190,6 +201,7 @@ impl Dispatch {
             regions: table.regions,
             entry: Some(path),
             fallback_reason: None,
+            devices: None,
         }
     }
 
@@ -211,6 +223,7 @@ impl Dispatch {
             regions: table.regions,
             entry: None,
             fallback_reason: Some(reason),
+            devices: None,
         }
     }
 
@@ -219,12 +232,13 @@ impl Dispatch {
     /// allocation, lock, syscall or formatting.
     #[inline(always)]
     pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
-        if let Some(fast) = &self.fast
+        let this = self.on_current_device();
+        if let Some(fast) = &this.fast
             && let Some(choice) = fast.find(axes)
         {
             return choice;
         }
-        self.choose_general(axes)
+        this.choose_general(axes)
     }
 
     /// Tables or queries the fast path does not cover: floats, labels, many bounds.
@@ -239,6 +253,10 @@ impl Dispatch {
 
     /// What [`choose`](Dispatch::choose) picks for these axis values, and why.
     pub fn explain(&self, axes: &[AxisValue<'_>]) -> Choice {
+        let this = self.on_current_device();
+        if !std::ptr::eq(this, self) {
+            return this.explain(axes);
+        }
         let region = self.index.find(axes).min(self.choices.len() - 1);
         let (variant_index, block) = self.choices[region];
         let variant = &self.tuner.variants[variant_index];

@@ -38,8 +38,10 @@ pub struct SweepOptions {
 }
 
 impl SweepOptions {
-    /// Options from the environment: `KTC_SWEEP=quick|full` (default quick) and
-    /// `KTC_SWEEP_BUDGET_S` (seconds per kernel); progress on.
+    /// Options from the environment: `KTC_SWEEP=quick|full` (default quick),
+    /// `KTC_SWEEP_BUDGET_S` (seconds per kernel) and `KTC_SWEEP_DEVICE` (the CUDA
+    /// ordinal to tune for, default 0: its fingerprint keys the entry, its GPU runs the
+    /// CUDA variants); progress on.
     pub fn from_env() -> Self {
         let mode = match std::env::var("KTC_SWEEP").as_deref() {
             Ok("full") => SweepMode::Full,
@@ -50,7 +52,11 @@ impl SweepOptions {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map(Duration::from_secs_f64);
-        SweepOptions { mode, budget, progress: true, ..SweepOptions::default() }
+        let device =
+            std::env::var("KTC_SWEEP_DEVICE").ok().and_then(|d| d.trim().parse::<usize>().ok()).unwrap_or(0);
+        // Device 0's fingerprint is the store's default; another device files its own.
+        let fingerprint = (device != 0).then(|| crate::hw_fingerprint_for(device));
+        SweepOptions { mode, budget, device, fingerprint, progress: true, ..SweepOptions::default() }
     }
 }
 

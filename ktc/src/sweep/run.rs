@@ -34,6 +34,8 @@ pub fn run<H: Harness>(
     options: &SweepOptions,
 ) -> Result<SweepReport, Error> {
     let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
+    // Every CUDA variant measured here runs on the device the entry is for.
+    let _device = crate::cuda::DeviceScope::enter(options.device);
     let plan = Plan::new(tuner).map_err(fail)?;
     let cache = open_cache(options)?;
     let (rounds, budget) = limits(options);
@@ -211,7 +213,7 @@ fn build_entry(
         measurements,
         excluded,
         noise: Some(noise),
-        reproduce: Some(reproduce_command(tuner, options)),
+        reproduce: Some(super::reproduce::command(tuner, options, fingerprint)),
     };
     entry.table().validate(Some(&schema))?;
     Ok(entry)
@@ -261,17 +263,6 @@ fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
         })
         .collect();
     parts.join(", ")
-}
-
-/// The command that re-runs this sweep: the generated `#[test]` of the kernel's crate.
-fn reproduce_command(tuner: &Tuner, options: &SweepOptions) -> String {
-    let mode = match options.mode {
-        SweepMode::Quick => "quick",
-        SweepMode::Full => "full",
-    };
-    let path = tuner.module_path.split_once("::").map_or("", |(_, rest)| rest);
-    let test = if path.is_empty() { "ktc_sweep".to_string() } else { format!("{path}::ktc_sweep") };
-    format!("KTC_SWEEP={mode} cargo test -p {} -- {test} --exact", tuner.identity.crate_name)
 }
 
 #[cfg(test)]
