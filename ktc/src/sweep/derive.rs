@@ -19,7 +19,7 @@ pub(super) struct Measured {
 
 impl Measured {
     /// Recomputes measured cells now that every exclusion is known; inferred cells keep
-    /// the decisions still live (or, if none is, the neighbour's they came from).
+    /// the decisions still live.
     pub(super) fn new<H: Harness>(sweeper: &Sweeper<'_, H>, mut lattice: Lattice) -> Result<Measured, Error> {
         for cell in &mut lattice.cells {
             match cell.result {
@@ -27,9 +27,12 @@ impl Measured {
                 None => {
                     let live: Vec<usize> =
                         cell.acceptable.iter().copied().filter(|&c| sweeper.live[c]).collect();
-                    if !live.is_empty() {
-                        cell.acceptable = live;
-                    }
+                    // Every decision it inferred failed somewhere: the preferred live one.
+                    cell.acceptable = if live.is_empty() {
+                        sweeper.plan.preference.iter().copied().filter(|&c| sweeper.live[c]).take(1).collect()
+                    } else {
+                        live
+                    };
                 }
             }
         }

@@ -194,8 +194,12 @@ fn refine_lattice<H: Harness>(
     let mut failure = None;
     let remaining = || budget.saturating_sub(started.elapsed());
     let mut afford = |k: usize| {
-        progress.add_points(k as u64);
-        remaining() >= per_point.mul_f64(k as f64 * 0.5)
+        // Half the mean: refinement points end early more often (fewer contenders).
+        let fits = remaining() >= per_point.mul_f64(k as f64 * 0.5);
+        if fits {
+            progress.add_points(k as u64);
+        }
+        fits
     };
     let mut measure = |point: &[SweepValue]| {
         let cap = per_point.min(remaining());
