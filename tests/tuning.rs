@@ -83,7 +83,7 @@ fn refinement_brackets_the_crossover_and_puts_the_bound_between() {
     let below = ns.iter().copied().filter(|&n| (n as f64) < bound).max().unwrap();
     let above = ns.iter().copied().filter(|&n| (n as f64) > bound).min().unwrap();
     assert!(above as f64 / below as f64 <= 1.25, "bracket {below}..{above} around {bound}");
-    assert!((bound - (below as f64 * above as f64).sqrt()).abs() < 1e-9, "the bound is the bracket's middle");
+    assert_eq!(bound, (below as f64 * above as f64).sqrt().floor(), "the bound is the bracket's middle");
     // Every run is kept, in round order.
     assert!(entry.measurements.iter().all(|m| m.samples_ns.len() == m.runs as usize && m.runs >= 3));
 }

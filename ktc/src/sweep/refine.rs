@@ -16,9 +16,12 @@ pub(crate) fn midpoint(lo: u64, hi: u64, factor: f64) -> Option<u64> {
 }
 
 /// The value a region bound takes between two neighbouring axis values: their
-/// geometric mean (the middle of the bracket on the log scale sizes live on).
+/// geometric mean (the middle of the bracket on the log scale sizes live on), rounded
+/// down to an integer — sweep values are integers, and `n ≤ ⌊b⌋` answers every integer
+/// query as `n ≤ b` does while reading better.
 pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
-    if lo > 0.0 { (lo * hi).sqrt() } else { (lo + hi) / 2.0 }
+    let middle = if lo > 0.0 { (lo * hi).sqrt() } else { (lo + hi) / 2.0 };
+    middle.floor().max(lo)
 }
 
 /// Refines `lattice` along its numeric axes (`numeric[a]`), widest bracket first, so
@@ -114,7 +117,9 @@ mod tests {
         assert_eq!(midpoint(1, 2, 1.25), None);
         assert_eq!(midpoint(1_000, 1_200, 1.25), None);
         assert_eq!(midpoint(0, 8, 1.25), Some(4));
-        assert!((bound_between(100.0, 400.0) - 200.0).abs() < 1e-9);
+        assert_eq!(bound_between(100.0, 400.0), 200.0);
+        assert_eq!(bound_between(1_000.0, 3_162.0), 1_778.0);
+        assert_eq!(bound_between(1.0, 2.0), 1.0);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! range but off its grid (log-uniform on numeric axes), times the entry's choice
 //! against every candidate there, and reports the regret `t(chosen) / t(fastest)` per
 //! point, its geometric mean and worst, the regions whose regret exceeds a threshold,
-//! and how tuned dispatch compares with always running each single candidate.
+//! and how tuned dispatch compares with always running each single candidate. Times are
+//! the best of interleaved rounds; a point above the threshold is measured a second
+//! time before it is flagged.
 //!
 //! The drift check to run after a driver, BIOS or hardware change; `refine` then
 //! re-sweeps only around the flagged points and writes a new entry.

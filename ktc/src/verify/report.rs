@@ -16,9 +16,10 @@ pub struct VerifiedPoint {
     pub region: Option<usize>,
     /// The fastest candidate here.
     pub fastest: String,
-    /// `t(chosen) / t(fastest)` (medians): 1 is perfect.
+    /// `t(chosen) / t(fastest)`: 1 is perfect.
     pub regret: f64,
-    /// Every candidate's median time in nanoseconds, `variant` or `variant/block`.
+    /// Every candidate's time in nanoseconds, `variant` or `variant/block`: the best of
+    /// its interleaved rounds (of both looks, for a point measured twice).
     pub times_ns: BTreeMap<String, f64>,
 }
 
