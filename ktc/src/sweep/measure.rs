@@ -3,7 +3,7 @@
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
-use super::timing::{LogRatio, Timed, Verdict, median_and_mad, verdict};
+use super::timing::{LogRatio, Timed, Verdict, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -117,10 +117,8 @@ fn keep_going(
     if round < rounds.min {
         return true;
     }
-    let Some(best) = racing
-        .iter()
-        .copied()
-        .min_by(|&a, &b| median_and_mad(&samples[a]).0.total_cmp(&median_and_mad(&samples[b]).0))
+    let Some(best) =
+        racing.iter().copied().min_by(|&a, &b| fastest_run(&samples[a]).total_cmp(&fastest_run(&samples[b])))
     else {
         return false;
     };
@@ -139,4 +137,8 @@ fn keep_going(
         }
     });
     open
+}
+
+fn fastest_run(samples: &[f64]) -> f64 {
+    samples.iter().copied().fold(f64::INFINITY, f64::min)
 }

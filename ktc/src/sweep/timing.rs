@@ -1,6 +1,6 @@
-//! Timing statistics: median and spread of one candidate's runs, paired comparisons
-//! between candidates timed in the same rounds, and the rule that turns them into a
-//! winner.
+//! Timing statistics: median and spread of one candidate's runs, comparisons of
+//! candidates by their best runs with an uncertainty that shrinks as rounds accumulate,
+//! and the rule that turns them into a winner.
 
 /// Median and median absolute deviation of a non-empty sample, in nanoseconds.
 pub(crate) fn median_and_mad(samples: &[f64]) -> (f64, f64) {
@@ -25,6 +25,8 @@ pub(crate) struct Timed {
     pub candidate: usize,
     pub median_ns: f64,
     pub mad_ns: f64,
+    /// The fastest run: what decisions compare (see [`LogRatio`]).
+    pub best_ns: f64,
     /// Every run, in round order (round `k` of every candidate ran back to back, so
     /// the `k`-th samples of two candidates form a pair). Dropped candidates stop early.
     pub samples: Vec<f64>,
@@ -33,33 +35,51 @@ pub(crate) struct Timed {
 impl Timed {
     pub(crate) fn new(candidate: usize, samples: Vec<f64>) -> Timed {
         let (median_ns, mad_ns) = median_and_mad(&samples);
-        Timed { candidate, median_ns, mad_ns, samples }
+        let best_ns = samples.iter().copied().fold(f64::INFINITY, f64::min);
+        Timed { candidate, median_ns, mad_ns, best_ns, samples }
     }
 }
 
-/// A ratio of two candidates' times, from their paired rounds: the median of the
-/// per-round log ratios and the half-width of an approximate 95% interval on it.
+/// A ratio of two candidates' times, from their best runs: the log of the ratio of their
+/// fastest runs, and a half-width of uncertainty — for each, the gap from its fastest to
+/// its second-fastest run (how far the best-of estimate may still move), summed.
+///
+/// Best-of, not the median: on a shared host most runs of a millisecond kernel can be
+/// preempted, which inflates a median by whatever else ran, while the fastest runs keep
+/// what the kernel costs. The gap shrinks as rounds accumulate, so more rounds settle a
+/// close race.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct LogRatio {
     pub center: f64,
     pub half_width: f64,
 }
 
-impl LogRatio {
-    /// `ln(a / b)` over the rounds both ran. Pairing cancels the background load that
-    /// fell on a round; the interval is that of a median (1.2533 · σ/√n, σ from the MAD).
-    pub(crate) fn of(a: &[f64], b: &[f64]) -> LogRatio {
-        let logs: Vec<f64> =
-            a.iter().zip(b).filter(|(x, y)| **x > 0.0 && **y > 0.0).map(|(x, y)| (x / y).ln()).collect();
-        if logs.is_empty() {
-            return LogRatio { center: 0.0, half_width: f64::INFINITY };
+/// The fastest and second-fastest of at least three runs.
+fn best_two(samples: &[f64]) -> Option<(f64, f64)> {
+    if samples.len() < 3 {
+        return None;
+    }
+    let (mut first, mut second) = (f64::INFINITY, f64::INFINITY);
+    for &s in samples {
+        if s < first {
+            second = first;
+            first = s;
+        } else if s < second {
+            second = s;
         }
-        let (center, mad) = median_and_mad(&logs);
-        let sigma = 1.4826 * mad;
-        let n = logs.len() as f64;
-        // Below a handful of pairs the MAD says little: keep the interval wide.
-        let small = if logs.len() < 3 { f64::INFINITY } else { 0.0 };
-        LogRatio { center, half_width: (2.0 * 1.2533 * sigma / n.sqrt()).max(small) }
+    }
+    (first > 0.0).then_some((first, second))
+}
+
+impl LogRatio {
+    /// `ln(a / b)`; with fewer than three runs on either side the interval is unbounded.
+    pub(crate) fn of(a: &[f64], b: &[f64]) -> LogRatio {
+        match (best_two(a), best_two(b)) {
+            (Some((a1, a2)), Some((b1, b2))) => {
+                LogRatio { center: (a1 / b1).ln(), half_width: (a2 / a1).ln() + (b2 / b1).ln() }
+            }
+            _ => LogRatio { center: 0.0, half_width: f64::INFINITY },
+        }
     }
 
     /// The ratio `a / b` itself.
@@ -103,13 +123,13 @@ pub(crate) fn verdict(r: LogRatio) -> Verdict {
     }
 }
 
-/// The fastest candidate by median.
+/// The fastest candidate by its best run.
 pub(crate) fn fastest(timed: &[Timed]) -> Option<&Timed> {
-    timed.iter().min_by(|a, b| a.median_ns.total_cmp(&b.median_ns))
+    timed.iter().min_by(|a, b| a.best_ns.total_cmp(&b.best_ns))
 }
 
 /// The point's decision: the winner first, then every other candidate whose regret is
-/// at most [`TIE`] (by median ratio), each list in `preference` order.
+/// at most [`TIE`] (by best runs), each list in `preference` order.
 ///
 /// The winner is the first candidate in `preference` order (stable default, reference,
 /// then declaration order) that ties with the fastest, so two sweeps on one host choose
@@ -126,10 +146,8 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
     ties.sort_by_key(|t| rank(t.candidate));
     let winner = ties.first().map_or(best.candidate, |t| t.candidate);
     let mut acceptable = vec![winner];
-    let mut close: Vec<&Timed> = timed
-        .iter()
-        .filter(|t| t.candidate != winner && t.median_ns <= best.median_ns * (1.0 + TIE))
-        .collect();
+    let mut close: Vec<&Timed> =
+        timed.iter().filter(|t| t.candidate != winner && t.best_ns <= best.best_ns * (1.0 + TIE)).collect();
     close.sort_by_key(|t| rank(t.candidate));
     acceptable.extend(close.iter().map(|t| t.candidate));
     Some(acceptable)
@@ -146,8 +164,8 @@ mod tests {
     }
 
     #[test]
-    fn paired_ratio_cancels_a_common_load() {
-        // Round 2 ran under load: both candidates slowed alike, the ratio did not move.
+    fn best_runs_ignore_preempted_rounds() {
+        // Round 2 ran under load; the best runs keep the kernels' own ratio.
         let a = [200.0, 202.0, 600.0, 198.0, 200.0];
         let b = [100.0, 101.0, 300.0, 99.0, 100.0];
         let r = LogRatio::of(&a, &b);
