@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 /// The shortest table found whose answer at every grid point is one that point
 /// accepts: the exact compaction of the preferred winners, or of a relabelling that
-/// gives each point the decision acceptable at the most points overall (so runs of
-/// near-equal decisions merge). Ties keep the preferred winners.
+/// gives each point the decision acceptable at the most points overall, or of that
+/// relabelling smoothed towards each point's neighbours (so runs of near-equal
+/// decisions merge). Ties keep the preferred winners.
 ///
 /// # Panics
 ///
@@ -22,14 +23,52 @@ pub(crate) fn compact_regions_within(
     assert!(acceptable.iter().all(|a| !a.is_empty()), "every grid point accepts a decision");
     let preferred: Vec<Winner> = acceptable.iter().map(|a| a[0].clone()).collect();
     let mut best = compact_regions(axes, values, &preferred);
-    let relabelled = relabel_by_coverage(acceptable);
-    if relabelled != preferred {
-        let other = compact_regions(axes, values, &relabelled);
-        if other.len() < best.len() {
-            best = other;
+    let covered = relabel_by_coverage(acceptable);
+    let sizes: Vec<usize> = values.iter().map(GridValues::len).collect();
+    let smoothed = smooth(acceptable, &sizes, covered.clone());
+    for labels in [covered, smoothed] {
+        if labels != preferred {
+            let other = compact_regions(axes, values, &labels);
+            if other.len() < best.len() {
+                best = other;
+            }
         }
     }
     best
+}
+
+/// Moves each point, a few times over, to the accepted decision most of its grid
+/// neighbours (one step along any axis) hold, so that scattered near-ties join the
+/// runs around them.
+fn smooth(acceptable: &[Vec<Winner>], sizes: &[usize], mut labels: Vec<Winner>) -> Vec<Winner> {
+    let mut strides = vec![1; sizes.len()];
+    for a in (0..sizes.len().saturating_sub(1)).rev() {
+        strides[a] = strides[a + 1] * sizes[a + 1];
+    }
+    for _ in 0..4 {
+        let mut changed = false;
+        for p in 0..labels.len() {
+            let neighbours: Vec<usize> = (0..sizes.len())
+                .flat_map(|a| {
+                    let i = p / strides[a] % sizes[a];
+                    let down = (i > 0).then(|| p - strides[a]);
+                    let up = (i + 1 < sizes[a]).then(|| p + strides[a]);
+                    [down, up].into_iter().flatten()
+                })
+                .collect();
+            let votes = |w: &Winner| neighbours.iter().filter(|&&q| labels[q] == *w).count();
+            let current = votes(&labels[p]);
+            if let Some(better) = acceptable[p].iter().filter(|w| votes(w) > current).max_by_key(|w| votes(w))
+            {
+                labels[p] = better.clone();
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    labels
 }
 
 /// Each point's decision becomes the one, among those it accepts, that the most points
@@ -71,5 +110,23 @@ mod tests {
         // Without the tolerance at 2 the table must keep b there.
         let strict = vec![vec![a.clone()], vec![b.clone()], vec![a.clone()], vec![b.clone()]];
         assert_eq!(compact_regions_within(&axes, &values, &strict).len(), 4);
+    }
+
+    #[test]
+    fn smoothing_follows_the_neighbours_within_what_each_point_accepts() {
+        let (a, b) = (Winner::new("a"), Winner::new("b"));
+        // 1 × 5 grid: b everywhere is acceptable except at the ends, which insist.
+        let acceptable = vec![
+            vec![a.clone()],
+            vec![a.clone(), b.clone()],
+            vec![b.clone(), a.clone()],
+            vec![b.clone(), a.clone()],
+            vec![b.clone()],
+        ];
+        let start: Vec<Winner> = acceptable.iter().map(|l| l[0].clone()).collect();
+        let labels = smooth(&acceptable, &[5], start);
+        assert!(labels.iter().zip(&acceptable).all(|(l, acc)| acc.contains(l)));
+        assert_eq!(labels[0], a);
+        assert_eq!(labels[4], b);
     }
 }
