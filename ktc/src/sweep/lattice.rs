@@ -9,6 +9,9 @@ use crate::registry::SweepValue;
 pub(crate) struct Cell {
     /// Candidates acceptable here, the preferred one (the winner) first.
     pub acceptable: Vec<usize>,
+    /// Candidates within [`NEAR`](super::timing::NEAR) of the fastest here: a
+    /// neighbour's winner among them is no crossover worth bracketing.
+    pub near: Vec<usize>,
     /// The index of the cell's measurement in the sweep's results; `None` for a cell
     /// inferred from two neighbours that agree.
     pub result: Option<usize>,
@@ -20,7 +23,23 @@ impl Cell {
     pub(crate) fn between(lo: &Cell, hi: &Cell) -> Option<Cell> {
         let shared: Vec<usize> =
             lo.acceptable.iter().copied().filter(|c| hi.acceptable.contains(c)).collect();
-        (!shared.is_empty()).then_some(Cell { acceptable: shared, result: None })
+        let near: Vec<usize> = lo.near.iter().copied().filter(|c| hi.near.contains(c)).collect();
+        (!shared.is_empty()).then_some(Cell { acceptable: shared, near, result: None })
+    }
+
+    /// Whether a crossover worth bracketing lies between two neighbours: neither's
+    /// winner is near the fastest at the other.
+    pub(crate) fn crossover(lo: &Cell, hi: &Cell) -> bool {
+        !hi.near.contains(&lo.acceptable[0]) && !lo.near.contains(&hi.acceptable[0])
+    }
+
+    /// The cell between two neighbours that need no bracketing: what both accept, else
+    /// the winner of one that is near the fastest at the other.
+    pub(crate) fn inferred(lo: &Cell, hi: &Cell) -> Cell {
+        Cell::between(lo, hi).unwrap_or_else(|| {
+            let w = if hi.near.contains(&lo.acceptable[0]) { lo.acceptable[0] } else { hi.acceptable[0] };
+            Cell { acceptable: vec![w], near: vec![w], result: None }
+        })
     }
 }
 

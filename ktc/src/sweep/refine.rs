@@ -28,11 +28,14 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// the budget is spread over all crossovers. `measure` times one new point (`None`:
 /// it could not be built); `afford(k)` says whether `k` more points fit the budget and
 /// stops the refinement when not. Cells of a new value on lines whose neighbours agree
-/// are inferred, not measured. Returns the number of points measured.
+/// are inferred, not measured; refinement also stops before the lattice would exceed
+/// `max_cells` (noise can make neighbours disagree anywhere; the table must stay
+/// small). Returns the number of points measured.
 pub(crate) fn refine(
     lattice: &mut Lattice,
     numeric: &[bool],
     factor: f64,
+    max_cells: usize,
     measure: &mut dyn FnMut(&[SweepValue]) -> Option<Cell>,
     afford: &mut dyn FnMut(usize) -> bool,
 ) -> usize {
@@ -41,11 +44,16 @@ pub(crate) fn refine(
         if !afford(lines) {
             break;
         }
+        let per_line = lattice.cells.len() / lattice.values[axis].len();
+        if lattice.cells.len() + per_line > max_cells {
+            break;
+        }
         lattice.insert(axis, i + 1, SweepValue::Num(mid), |point, lo, hi| {
-            Cell::between(lo, hi).unwrap_or_else(|| {
-                measured += 1;
-                measure(point).unwrap_or_else(|| either(lo, hi))
-            })
+            if !Cell::crossover(lo, hi) {
+                return Cell::inferred(lo, hi);
+            }
+            measured += 1;
+            measure(point).unwrap_or_else(|| either(lo, hi))
         });
     }
     measured
@@ -56,7 +64,7 @@ pub(crate) fn refine(
 fn either(lo: &Cell, hi: &Cell) -> Cell {
     let mut acceptable = lo.acceptable.clone();
     acceptable.extend(hi.acceptable.iter().filter(|c| !lo.acceptable.contains(c)));
-    Cell { acceptable, result: None }
+    Cell { near: acceptable.clone(), acceptable, result: None }
 }
 
 /// The open bracket with the largest ratio: (axis, lower value index, midpoint, the
@@ -87,8 +95,8 @@ fn widest_open_bracket(
     best.map(|(_, b)| b)
 }
 
-/// How many lines along `axis` have cells at value indices `i` and `i + 1` that share
-/// no acceptable decision.
+/// How many lines along `axis` have a crossover (see [`Cell::crossover`]) between value
+/// indices `i` and `i + 1`.
 fn disagreeing_lines(lattice: &Lattice, axis: usize, i: usize) -> usize {
     (0..lattice.cells.len())
         .filter(|&flat| {
@@ -97,7 +105,7 @@ fn disagreeing_lines(lattice: &Lattice, axis: usize, i: usize) -> usize {
                 return false;
             }
             let (lo, hi) = lattice.neighbours(axis, &coords, i);
-            Cell::between(lo, hi).is_none()
+            Cell::crossover(lo, hi)
         })
         .count()
 }
@@ -107,7 +115,7 @@ mod tests {
     use super::*;
 
     fn cell(winner: usize) -> Cell {
-        Cell { acceptable: vec![winner], result: Some(0) }
+        Cell { acceptable: vec![winner], near: vec![winner], result: Some(0) }
     }
 
     #[test]
@@ -149,7 +157,7 @@ mod tests {
             seen.push(l);
             Some(cell(winner(n, l)))
         };
-        let measured = refine(&mut lattice, &[true, false], 1.25, &mut measure, &mut |_| true);
+        let measured = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
         assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
         assert_eq!(measured, seen.len());
         for (li, label) in labels.iter().enumerate().take(2) {
@@ -171,11 +179,16 @@ mod tests {
             cells: vec![cell(0), cell(1)],
         };
         let mut calls = 0;
-        let measured = refine(&mut lattice, &[true], 1.25, &mut |_| Some(cell(0)), &mut |_| {
+        let measured = refine(&mut lattice, &[true], 1.25, 1_000, &mut |_| Some(cell(0)), &mut |_| {
             calls += 1;
             calls <= 2
         });
         assert_eq!(measured, 2);
         assert_eq!(lattice.values[0].len(), 4);
+        // The cell cap stops it too: 2 cells, room for 3 values.
+        let values = vec![vec![SweepValue::Num(1), SweepValue::Num(1 << 20)]];
+        let mut lattice = Lattice { values, cells: vec![cell(0), cell(1)] };
+        refine(&mut lattice, &[true], 1.25, 3, &mut |_| Some(cell(0)), &mut |_| true);
+        assert_eq!(lattice.values[0].len(), 3);
     }
 }

@@ -9,7 +9,7 @@ use super::options::{SweepMode, SweepOptions, SweepReport, SweepTask};
 use super::plan::Plan;
 use super::progress::Progress;
 use super::refine::refine;
-use super::timing::decide;
+use super::timing::{decide, near};
 use crate::entry::Exclusion;
 use crate::registry::{SweepValue, Tuner, TunerAxis};
 use crate::{AxisKind, Error, KernelTuningCache};
@@ -21,6 +21,11 @@ const GRID_SHARE: f64 = 0.6;
 
 /// Refinement stops once every crossover is bracketed within this factor.
 pub(crate) const REFINE_FACTOR: f64 = 1.25;
+
+/// Refinement may grow the lattice to this many times the measured grid's cells, or to
+/// [`MIN_MAX_CELLS`], whichever is more.
+const MAX_CELLS_PER_GRID_CELL: usize = 8;
+const MIN_MAX_CELLS: usize = 256;
 
 /// Sweeps `tuner`'s kernel through `harness` and writes one entry to the store (or,
 /// as `options.task` asks, verifies the stored entry, or refines it).
@@ -99,7 +104,8 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             kernel: self.tuner.name.into(),
             reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
         })?;
-        Ok(Cell { acceptable, result: Some(index) })
+        let near = near(&eligible);
+        Ok(Cell { acceptable, near, result: Some(index) })
     }
 }
 
@@ -189,6 +195,8 @@ fn refine_lattice<H: Harness>(
     let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
     // What a point costs: the mean so far (refined points lie between measured ones).
     let per_point = spent / sweeper.results.len().max(1) as u32;
+    // Room for a few refined values per axis, whatever the grid.
+    let max_cells = (lattice.cells.len() * MAX_CELLS_PER_GRID_CELL).max(MIN_MAX_CELLS);
     let started = Instant::now();
     let progress = Progress::new(sweeper.tuner.name, 0, options);
     let mut failure = None;
@@ -214,7 +222,7 @@ fn refine_lattice<H: Harness>(
             None => None,
         }
     };
-    refine(lattice, &numeric, REFINE_FACTOR, &mut measure, &mut afford);
+    refine(lattice, &numeric, REFINE_FACTOR, max_cells, &mut measure, &mut afford);
     progress.finish();
     failure.map_or(Ok(()), Err)
 }

@@ -153,6 +153,16 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
     Some(acceptable)
 }
 
+/// The relative distance from the fastest within which a neighbour's winner needs no
+/// crossover bracketed between the two (a 5% regret at the ends at most).
+pub(crate) const NEAR: f64 = 0.05;
+
+/// The candidates whose best run is within [`NEAR`] of the fastest's.
+pub(crate) fn near(timed: &[Timed]) -> Vec<usize> {
+    let Some(best) = fastest(timed) else { return Vec::new() };
+    timed.iter().filter(|t| t.best_ns <= best.best_ns * (1.0 + NEAR)).map(|t| t.candidate).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

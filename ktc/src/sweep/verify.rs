@@ -276,7 +276,8 @@ fn seeded_lattice<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Result
                         tuner.variants[c.variant].name == r.variant && c.block_size == r.block_size
                     })
                 });
-                Cell { acceptable: vec![candidate.unwrap_or(sweeper.plan.reference)], result: None }
+                let c = candidate.unwrap_or(sweeper.plan.reference);
+                Cell { acceptable: vec![c], near: vec![c], result: None }
             }
         };
         lattice.cells.push(cell);
