@@ -117,3 +117,55 @@ impl Lattice {
         (lo, &self.cells[self.flat(&c)])
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(c: usize) -> Cell {
+        Cell { acceptable: vec![c], near: vec![c], result: None }
+    }
+
+    #[test]
+    fn inserting_a_value_keeps_every_cell_at_its_point() {
+        // 2 × 2: n ∈ {1, 9}, k ∈ {a, b}; cell value = 10·n-index + k-index.
+        let mut lattice = Lattice {
+            values: vec![
+                vec![SweepValue::Num(1), SweepValue::Num(9)],
+                vec![SweepValue::Label("a"), SweepValue::Label("b")],
+            ],
+            cells: vec![cell(0), cell(1), cell(10), cell(11)],
+        };
+        let mut filled = Vec::new();
+        lattice.insert(0, 1, SweepValue::Num(3), |point, lo, hi| {
+            filled.push(point.to_vec());
+            cell(100 + lo.acceptable[0] + hi.acceptable[0])
+        });
+        assert_eq!(
+            filled,
+            vec![
+                vec![SweepValue::Num(3), SweepValue::Label("a")],
+                vec![SweepValue::Num(3), SweepValue::Label("b")],
+            ]
+        );
+        let firsts: Vec<usize> = lattice.cells.iter().map(|c| c.acceptable[0]).collect();
+        assert_eq!(firsts, vec![0, 1, 110, 112, 10, 11]);
+        assert_eq!(lattice.point(3), vec![SweepValue::Num(3), SweepValue::Label("b")]);
+        assert_eq!(lattice.flat(&[2, 1]), 5);
+    }
+
+    #[test]
+    fn neighbours_that_agree_infer_and_those_that_do_not_are_a_crossover() {
+        let both = |a: Vec<usize>, near: Vec<usize>| Cell { acceptable: a, near, result: Some(0) };
+        let (lo, hi) = (both(vec![0, 1], vec![0, 1]), both(vec![1], vec![1, 2]));
+        assert_eq!(Cell::between(&lo, &hi).unwrap().acceptable, vec![1]);
+        assert!(!Cell::crossover(&lo, &hi));
+        // 0 wins below, 2 above; 0 is within 5% above: no crossover worth bracketing.
+        let (lo, hi) = (both(vec![0], vec![0]), both(vec![2], vec![2, 0]));
+        assert!(Cell::between(&lo, &hi).is_none());
+        assert!(!Cell::crossover(&lo, &hi));
+        assert_eq!(Cell::inferred(&lo, &hi).acceptable, vec![0]);
+        let (lo, hi) = (both(vec![0], vec![0]), both(vec![2], vec![2]));
+        assert!(Cell::crossover(&lo, &hi));
+    }
+}
