@@ -1,4 +1,4 @@
-//! `ktc verify KERNEL [--points K] [--threshold R] [--json]`: the stored entry's
+//! `ktc verify KERNEL [--points K] [--threshold R] [--seed S] [--json]`: the stored entry's
 //! regret at sampled off-grid sizes (see [`crate::verify`]).
 
 use super::context::{Ctx, Failure};
@@ -17,6 +17,9 @@ pub(crate) struct VerifyArgs {
     /// Regret above which a point and its region are flagged.
     #[arg(long, default_value_t = 1.10)]
     pub(crate) threshold: f64,
+    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
     /// Time budget in seconds [default: twice the sweep's].
     #[arg(long, value_name = "SECONDS")]
     pub(crate) budget: Option<f64>,
