@@ -47,6 +47,7 @@ mod residency;
 mod retune;
 mod store;
 pub mod sweep;
+pub mod verify;
 mod warn;
 
 pub use cuda::{

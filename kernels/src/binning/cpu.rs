@@ -93,3 +93,15 @@ pub(crate) fn par_chunks(
     });
     errors.into_iter().next().map_or(Ok(()), Err)
 }
+
+/// [`par_chunks`] with `per_thread` equal chunks per rayon worker: the chunk follows
+/// the number of values instead of being fixed.
+pub(crate) fn par_split(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    per_thread: usize,
+) -> Result<(), Error> {
+    let chunks = per_thread.max(1) * rayon::current_num_threads();
+    par_chunks(values, edges, codes, codes.len().div_ceil(chunks).max(1))
+}

@@ -71,6 +71,18 @@ pub mod discretize {
         super::cpu::par_chunks(values, edges, codes, block_size)
     }
 
+    /// As `par_chunks`, with chunks that scale with the work: `block_size` equal
+    /// chunks per worker thread (a count here), so no size leaves a core idle.
+    #[variant(block_size = [1, 4])]
+    pub fn par_split(
+        values: &Floats,
+        edges: &[f64],
+        codes: &mut [u8],
+        block_size: usize,
+    ) -> Result<(), Error> {
+        super::cpu::par_split(values, edges, codes, block_size)
+    }
+
     /// CUDA: copy values and edges in, binary search per thread, copy codes out.
     #[variant(requires = cuda, block_size = [128, 256, 512, 1024])]
     pub fn cuda(values: &Floats, edges: &[f64], codes: &mut [u8], block_size: usize) -> Result<(), Error> {

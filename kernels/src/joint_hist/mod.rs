@@ -93,6 +93,15 @@ pub mod joint_hist_batched {
         super::cpu::par_samples(y, x, counts, block_size)
     }
 
+    /// As `par_samples`, with blocks that scale with the work: `n` split into
+    /// `block_size` equal blocks per worker thread (the block parameter is a count
+    /// here), so every size keeps every core busy — a fixed block of 32 768 samples is
+    /// one block, and one busy core, at n = 30 000.
+    #[variant(block_size = [1, 4])]
+    pub fn par_split(y: &Codes, x: &Codes, counts: &mut [u32], block_size: usize) -> Result<(), Error> {
+        super::cpu::par_split(y, x, counts, block_size)
+    }
+
     /// CUDA, shared-memory privatised tables merged into global memory (global
     /// atomics instead where the table exceeds the device's shared memory per block).
     #[variant(requires = cuda, block_size = [128, 256, 512, 1024])]

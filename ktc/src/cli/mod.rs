@@ -15,7 +15,7 @@
 //!
 //! Subcommands: `fingerprint`, `list`, `show KERNEL`, `explain KERNEL --axis N=V ...`,
 //! `gc [--dry-run] [--keep N]`, `export --out FILE`, `import FILE`,
-//! `plot KERNEL --out FILE.svg`, `retune [KERNEL...]`. `--cache-dir DIR` (else
+//! `plot KERNEL --out FILE.svg`, `retune [--refine] [KERNEL...]`, `verify KERNEL [--points K]`. `--cache-dir DIR` (else
 //! `KTC_CACHE_DIR`) chooses the store, `--fingerprint FP` the fingerprint read.
 //!
 //! Exit codes: 0 ok, 1 error (the message says what to do next), 2 bad usage.
@@ -65,6 +65,11 @@
 //! - `retune`: `{"outcomes": [{"kernel", "device", "fingerprint", "entry": FILE|null,
 //!   "error": STR|null, "regions": [REGION], "excluded": [EXCLUSION]}], "unknown":
 //!   [STR]}`.
+//! - `verify`: `{"kernel", "entry": FILE, "threshold", "points": [{"point", "chosen",
+//!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}}],
+//!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
+//!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
+//!   "skipped": [STR]}` (exit 1 when a region is flagged).
 
 mod args;
 mod bundle;
@@ -79,6 +84,7 @@ mod retune;
 mod show;
 mod status;
 mod table;
+mod verify;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -138,6 +144,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> Result<String, Failure> {
         Command::Import(a) => bundle::import(ctx, &a),
         Command::Plot(a) => plot::run(ctx, &a),
         Command::Retune(a) => retune::run(ctx, &a),
+        Command::Verify(a) => verify::run(ctx, &a),
         Command::Push(a) => remote::sync(ctx, &a, remote::Direction::Push),
         Command::Pull(a) => remote::sync(ctx, &a, remote::Direction::Pull),
         Command::Remote(a) => remote::run(ctx, &a),
