@@ -9,6 +9,11 @@ cd "$(dirname "$0")/.."
 # that one test says why it skips).
 KTC_PYTHON="$(bash scripts/pymrmr-venv.sh)"
 export KTC_PYTHON
+# The workspace's own sweep tests tune test fixtures: measure them in the debug build
+# they run in, rather than building each test target again in release. The release
+# flow (plain `cargo test` handing over to `cargo test --release`) is proven end to end
+# by tests/user_crate.rs, which turns it back on for the user crate it builds.
+export KTC_SWEEP_RELEASE="${KTC_SWEEP_RELEASE:-0}"
 cargo test --workspace "$@"
 echo "== remote tests (s3 feature, moto)"
 # CI=true: a missing server is a failure, never a skip.

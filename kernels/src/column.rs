@@ -41,6 +41,15 @@ pub enum HostCodes<'a> {
     U16(&'a [u16]),
 }
 
+#[cfg(feature = "cuda")]
+/// Device-resident codes of either width (device 0's default stream).
+pub(crate) enum DeviceCodes {
+    /// One byte per code.
+    U8(cudarc::driver::CudaSlice<u8>),
+    /// Two bytes per code.
+    U16(cudarc::driver::CudaSlice<u16>),
+}
+
 /// Where a [`Codes`] value keeps its data.
 #[derive(Clone)]
 pub(crate) enum Storage {
@@ -50,7 +59,7 @@ pub(crate) enum Storage {
     HostU16(Arc<[u16]>),
     /// A CUDA device's memory.
     #[cfg(feature = "cuda")]
-    Device(Arc<crate::cuda::DeviceCodes>),
+    Device(Arc<DeviceCodes>),
 }
 
 /// `n_rows × n_cols` bin codes, column-major (column `j` is rows `j·n_rows ..
@@ -132,29 +141,45 @@ impl Codes {
         Some(Codes { storage, n_rows: self.n_rows, n_cols: 1, bins: self.bins })
     }
 
-    /// The same codes on CUDA device 0: copied there from the host, or a cheap clone
-    /// when already there. An [`Error::Cuda`] where CUDA is unusable (no driver, no
-    /// device, or the crate built without its `cuda` feature).
-    pub fn to_device(&self) -> Result<Codes, Error> {
-        #[cfg(feature = "cuda")]
-        return crate::cuda::to_device(self);
-        #[cfg(not(feature = "cuda"))]
-        Err(Error::Cuda("ktc-kernels built without the `cuda` feature".into()))
-    }
-
-    /// The same codes on the host: copied back from a device, or a cheap clone.
-    pub fn to_host(&self) -> Result<Codes, Error> {
-        let storage = match &self.storage {
-            #[cfg(feature = "cuda")]
-            Storage::Device(d) => crate::cuda::download(d, self.n_rows * self.n_cols)?,
-            other => other.clone(),
-        };
-        Ok(Codes::from_parts(storage, self.n_rows, self.n_cols, self.bins))
-    }
-
     /// Builds a value around storage whose codes are already known to be valid.
     pub(crate) fn from_parts(storage: Storage, n_rows: usize, n_cols: usize, bins: usize) -> Self {
         Codes { storage, n_rows, n_cols, bins }
+    }
+}
+
+/// Without the `cuda` feature there is no device: moving codes there is an error value,
+/// and host codes are already where they are. (With it, `crate::cuda` implements both.)
+#[cfg(not(feature = "cuda"))]
+impl Codes {
+    /// The same codes on CUDA device 0: an [`Error::Cuda`] in a build without the
+    /// `cuda` feature.
+    pub fn to_device(&self) -> Result<Codes, Error> {
+        Err(Error::Cuda("ktc-kernels built without the `cuda` feature".into()))
+    }
+
+    /// The same codes on the host (a cheap clone: without `cuda` they are always there).
+    pub fn to_host(&self) -> Result<Codes, Error> {
+        Ok(self.clone())
+    }
+}
+
+/// The dimensions of one `joint_hist_batched` call, once validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Samples per column.
+    pub n: usize,
+    /// Feature columns.
+    pub p: usize,
+    /// Bins of the features.
+    pub kx: usize,
+    /// Bins of the target.
+    pub ky: usize,
+}
+
+impl Shape {
+    /// Counters per feature: `kx · ky`.
+    pub fn joint(&self) -> usize {
+        self.kx * self.ky
     }
 }
 

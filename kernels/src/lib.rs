@@ -8,11 +8,12 @@ pub mod column;
 mod cuda;
 pub mod data;
 mod error;
+mod floats;
 pub mod joint_hist;
 pub mod mi;
 pub mod mrmr;
 
-pub use binning::{Floats, discretize, quantile_edges};
+pub use binning::{Floats, discretize, quantile_codes, quantile_edges};
 pub use column::{Codes, Residency};
 pub use error::Error;
 pub use joint_hist::joint_hist_batched;

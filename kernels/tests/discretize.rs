@@ -146,3 +146,37 @@ fn cuda_variant_equals_the_reference() {
         }
     }
 }
+
+/// Edges come from a selection inside the buckets of an order-preserving key; columns
+/// that crowd one bucket, span every exponent, or hold signed zeros and infinities must
+/// still give exactly the sorted values at the quantile ranks.
+#[test]
+fn edges_are_exact_order_statistics_on_skewed_columns() {
+    let mut rng = ktc_kernels::data::SplitMix64::new(11);
+    let crowded: Vec<f64> = (0..50_000).map(|_| 1.0 + rng.unit() * 1e-9).chain([-1e300, 1e300]).collect();
+    let spread: Vec<f64> = (0..50_000).map(|i| (rng.unit() - 0.5) * 10f64.powi(i % 40 - 20)).collect();
+    let special: Vec<f64> =
+        [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::MIN_POSITIVE, -f64::MIN_POSITIVE, 5e-324]
+            .repeat(300);
+    for values in [crowded, spread, special] {
+        let mut sorted = values.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        for k in [2, 8, 255] {
+            let n = values.len();
+            let expected: Vec<u64> = (1..k).map(|i| sorted[i * n / k].to_bits()).collect();
+            let got: Vec<u64> = quantile_edges(&Floats::from(values.clone()), k)
+                .unwrap()
+                .iter()
+                .map(|e| e.to_bits())
+                .collect();
+            assert_eq!(got, expected, "k = {k}");
+            let single: Vec<f32> = values.iter().map(|&v| v as f32).collect();
+            let mut sorted32 = single.clone();
+            sorted32.sort_unstable_by(f32::total_cmp);
+            let expected32: Vec<u64> = (1..k).map(|i| f64::from(sorted32[i * n / k]).to_bits()).collect();
+            let got32: Vec<u64> =
+                quantile_edges(&Floats::from(single), k).unwrap().iter().map(|e| e.to_bits()).collect();
+            assert_eq!(got32, expected32, "f32, k = {k}");
+        }
+    }
+}

@@ -11,9 +11,11 @@ mod args;
 mod check;
 mod ctxt;
 mod expand;
+mod lockfile;
 mod model;
 #[cfg(test)]
 mod snapshot;
+mod sources;
 
 use proc_macro::TokenStream;
 

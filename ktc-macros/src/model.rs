@@ -4,7 +4,6 @@
 //! represented at all (a malformed helper attribute).
 
 use proc_macro2::{Span, TokenStream};
-use quote::ToTokens;
 use syn::{Attribute, Expr, FnArg, Ident, Item, ItemMod, Lit, Meta, Pat, Path, ReturnType, Signature, Type};
 
 use crate::args::{self, Args, AxisArg, VariantArgs};
@@ -302,17 +301,10 @@ fn upper_camel(name: &str) -> String {
     out
 }
 
-/// FNV-1a (64 bit) over the tokens' text: stable across builds and hosts, and any edit
-/// to the kernel's source or its attribute changes it, which marks stored tunings stale.
+/// The hash of the module's and the attribute's tokens (doc comments left out, so a
+/// comment edit keeps the tuning): any edit to the code marks stored tunings stale.
 fn source_hash(parts: &[&TokenStream]) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.to_token_stream().to_string().bytes().chain([0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
+    crate::sources::token_hash(parts)
 }
 
 #[cfg(test)]

@@ -44,7 +44,13 @@ pub mod histogram {
 fn expand(args: &str, item: &str) -> String {
     let args: TokenStream = args.parse().expect("args tokens");
     let item: TokenStream = item.parse().expect("item tokens");
-    let out = crate::expand::tunable(args, item);
+    // A fixed crate, so the snapshot does not move with this crate's own sources.
+    let sources = crate::sources::CrateSources {
+        files: vec![("src/lib.rs".into(), "0123456789abcdef".into())],
+        dependencies: vec![("rayon".into(), "1.12.0".into())],
+        features: vec!["default".into(), "simd".into()],
+    };
+    let out = crate::expand::tunable_in(args, item, &sources);
     let file: syn::File = syn::parse2(out).expect("the expansion parses as a file");
     prettyplease::unparse(&file)
 }

@@ -12,10 +12,36 @@
 //! `CudaContext::new`: reading a device's name and attributes needs no context, and a
 //! primary context costs time and device memory.
 
+mod current;
+
 use std::fmt;
 use std::str::FromStr;
 
-use crate::provenance::GpuSummary;
+pub(crate) use current::DeviceScope;
+pub use current::{cuda_device, with_cuda_device};
+
+/// A GPU's summary as recorded in provenance and used in fingerprints. It lives here,
+/// with the probe that fills it, so that provenance (above) imports the probe and never
+/// the reverse.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GpuSummary {
+    /// The device name as the driver reports it.
+    pub name: String,
+    /// Compute capability, `"major.minor"`.
+    pub compute_capability: String,
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// Global memory in bytes.
+    pub memory_bytes: u64,
+}
+
+impl fmt::Display for GpuSummary {
+    /// `NAME cc X.Y, N SMs, M GiB`, e.g. `NVIDIA H200 cc 9.0, 132 SMs, 139.8 GiB`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let gib = self.memory_bytes as f64 / f64::from(1u32 << 30);
+        write!(f, "{} cc {}, {} SMs, {gib:.1} GiB", self.name, self.compute_capability, self.sm_count)
+    }
+}
 
 /// A capability a variant may require; a variant whose capability is absent is skipped,
 /// with the reason from [`capability_available`].
@@ -98,6 +124,12 @@ pub fn capability_available(cap: Capability) -> Result<(), String> {
     }
 }
 
+/// Visible CUDA devices (0 without a driver, without devices, or built without the
+/// `cuda` feature).
+pub fn cuda_device_count() -> usize {
+    imp::device_count()
+}
+
 /// Whether the CUDA driver library can be loaded (probed once).
 #[allow(dead_code)]
 pub(crate) fn driver_present() -> bool {
@@ -111,7 +143,6 @@ pub(crate) fn nvrtc_present() -> bool {
 }
 
 /// Visible CUDA devices; 0 without a driver or when it fails to initialise.
-#[allow(dead_code)]
 pub(crate) fn device_count() -> usize {
     imp::device_count()
 }
@@ -146,8 +177,8 @@ mod imp {
     use cudarc::driver::{result, sys};
     use cudarc::nvrtc;
 
+    use super::GpuSummary;
     use super::format_cuda_version;
-    use crate::provenance::GpuSummary;
 
     /// Runs `f`, turning a panic inside cudarc into `None`.
     fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
@@ -270,7 +301,7 @@ mod imp {
 
 #[cfg(not(feature = "cuda"))]
 mod imp {
-    use crate::provenance::GpuSummary;
+    use super::GpuSummary;
 
     pub(super) fn driver_present() -> bool {
         false

@@ -65,6 +65,11 @@ pub struct Measurement {
     pub spread_ns: f64,
     /// How many timed runs the median is over.
     pub runs: u32,
+    /// Every timed run in nanoseconds, in round order (the `k`-th runs of two variants at
+    /// one point ran in the same round, back to back). Empty in entries written before
+    /// runs were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples_ns: Vec<u64>,
 }
 
 /// A variant a sweep did not consider, and why.

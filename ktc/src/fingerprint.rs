@@ -37,8 +37,10 @@ pub fn hw_fingerprint() -> &'static str {
 /// (two different GPUs need two tunings). An ordinal with no GPU behind it gives the
 /// `_gpu_none` form.
 ///
-/// With `KTC_FINGERPRINT` set, device 0 gets the override and device `d > 0` gets
-/// `<override>_dev<d>`.
+/// Identical GPUs (same name, compute capability, SMs and memory) share one
+/// fingerprint, so they are tuned once and share the entry. With `KTC_FINGERPRINT`
+/// set, device 0 and every device identical to it get the override, and another device
+/// `d` gets `<override>_dev<d>`.
 ///
 /// ```
 /// let fp = ktc::hw_fingerprint_for(0);
@@ -50,10 +52,33 @@ pub fn hw_fingerprint() -> &'static str {
 /// ```
 pub fn hw_fingerprint_for(device: usize) -> String {
     match override_value() {
-        Some(fp) if device == 0 => fp,
-        Some(fp) => format!("{fp}_dev{device}"),
+        Some(fp) => device_override(&fp, device),
         None => computed_fingerprint(device),
     }
+}
+
+/// The fingerprint `fp` stands for on `device`: itself for device 0 and devices
+/// identical to it, `<fp>_dev<d>` for another GPU.
+pub(crate) fn device_override(fp: &str, device: usize) -> String {
+    if device == 0
+        || (cuda::gpu_summary(device).is_some() && cuda::gpu_summary(device) == cuda::gpu_summary(0))
+    {
+        fp.to_owned()
+    } else {
+        format!("{fp}_dev{device}")
+    }
+}
+
+/// Of the devices with these summaries (by ordinal), the first of each distinct GPU:
+/// identical GPUs are tuned once. An ordinal without a summary counts as distinct.
+///
+/// ```text
+/// [H200, H200, A100] -> [0, 2]
+/// ```
+pub(crate) fn distinct_devices(summaries: &[Option<crate::GpuSummary>]) -> Vec<usize> {
+    (0..summaries.len())
+        .filter(|&d| summaries[d].is_none() || !summaries[..d].contains(&summaries[d]))
+        .collect()
 }
 
 /// Turns a CPU brand string into the slug used in fingerprints: lower case, vendor kept,
@@ -126,7 +151,8 @@ fn normalize_gpu_name(name: &str) -> String {
     if slug.is_empty() { "unknown".to_owned() } else { slug }
 }
 
-fn computed_fingerprint(device: usize) -> String {
+/// The fingerprint this host computes for `device`, ignoring `KTC_FINGERPRINT`.
+pub(crate) fn computed_fingerprint(device: usize) -> String {
     let cpu = &*CPU_SLUG;
     match cuda::gpu_summary(device) {
         Some(gpu) => {
@@ -320,6 +346,24 @@ mod tests {
         assert_eq!(normalize_gpu_name("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090");
         assert_eq!(normalize_gpu_name("Quadro(R) RTX 8000"), "quadro-rtx-8000");
         assert_eq!(normalize_gpu_name("  "), "unknown");
+    }
+
+    #[test]
+    fn identical_gpus_are_tuned_once() {
+        let gpu = |name: &str, sm_count| {
+            Some(crate::GpuSummary {
+                name: name.into(),
+                compute_capability: "9.0".into(),
+                sm_count,
+                memory_bytes: 1 << 37,
+            })
+        };
+        // A simulated host with two identical GPUs, then one with two different ones.
+        assert_eq!(distinct_devices(&[gpu("NVIDIA H200", 132), gpu("NVIDIA H200", 132)]), [0]);
+        assert_eq!(distinct_devices(&[gpu("NVIDIA H200", 132), gpu("NVIDIA H100", 132)]), [0, 1]);
+        assert_eq!(distinct_devices(&[gpu("NVIDIA H200", 132), gpu("NVIDIA H200", 114)]), [0, 1]);
+        assert_eq!(distinct_devices(&[gpu("A", 1), gpu("B", 1), gpu("A", 1), None]), [0, 1, 3]);
+        assert!(distinct_devices(&[]).is_empty());
     }
 
     #[test]

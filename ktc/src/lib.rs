@@ -48,9 +48,12 @@ pub mod resolve;
 mod retune;
 mod store;
 pub mod sweep;
+pub mod verify;
 mod warn;
 
-pub use cuda::{Capability, UnknownCapability, capability_available};
+pub use cuda::{
+    Capability, UnknownCapability, capability_available, cuda_device, cuda_device_count, with_cuda_device,
+};
 pub use decision::{
     Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, GridValues, InvalidTable,
     KernelSchema, Region, Winner, compact_regions, grid_regions,
@@ -62,7 +65,7 @@ pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
 /// Turns a module of kernel variants into a tuned kernel (see the `ktc-macros` crate).
 #[doc(inline)]
 pub use ktc_macros::tunable;
-pub use provenance::{FieldChange, GpuSummary, KernelIdentity, Provenance, build_profile};
+pub use provenance::{BuildInfo, FieldChange, GpuSummary, KernelIdentity, Provenance, build_profile};
 pub use registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
 pub use residency::{Locate, Location, location};
 pub use retune::{Device, RetuneOptions, RetuneOutcome, RetuneSummary, devices_for, retune_all};
@@ -84,6 +87,7 @@ pub mod __private {
     pub use crate::sweep::{
         Approx, FromSweepValue, Harness, SweepOptions, SweepReport, cargo_test, run as sweep,
     };
+    pub use crate::{build_info, test_build};
     pub use linkme;
     pub use std::sync::OnceLock;
 }

@@ -1,37 +1,21 @@
 //! Provenance: what can change a kernel's behaviour or speed, and the `code_version`
 //! hash of it that keys the cache.
 
+mod changes;
+mod identity;
+
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::cuda;
-
-/// The kernel's own identity, known at compile time (the `#[tunable]` macro fills it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KernelIdentity {
-    /// The defining crate's name (`CARGO_PKG_NAME`).
-    pub crate_name: &'static str,
-    /// The defining crate's version (`CARGO_PKG_VERSION`).
-    pub crate_version: &'static str,
-    /// A hash of the kernel's source tokens.
-    pub source_hash: &'static str,
-}
-
-/// A GPU's summary as recorded in provenance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GpuSummary {
-    /// The device name as the driver reports it.
-    pub name: String,
-    /// Compute capability, `"major.minor"`.
-    pub compute_capability: String,
-    /// Streaming multiprocessors.
-    pub sm_count: u32,
-    /// Global memory in bytes.
-    pub memory_bytes: u64,
-}
+pub use crate::cuda::GpuSummary;
+pub use changes::FieldChange;
+pub use identity::{BuildInfo, KernelIdentity};
 
 /// Everything that can change a kernel's behaviour or speed. Its hash is the
 /// [`code_version`](Provenance::code_version) that keys the cache.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Provenance {
     /// ktc's version.
     pub ktc_version: String,
@@ -43,8 +27,9 @@ pub struct Provenance {
     pub source_hash: String,
     /// The rustc that built ktc (captured at build time).
     pub rustc_version: String,
-    /// `debug` or `release` (whether debug assertions are on), so a tuning measured on
-    /// an unoptimised `cargo test` build never serves a release build, nor the reverse.
+    /// `debug` or `release`: whether the kernel's crate was compiled with debug
+    /// assertions, so a tuning measured on an unoptimised `cargo test` build never
+    /// serves a release build, nor the reverse.
     #[serde(default)]
     pub build_profile: String,
     /// CUDA driver version, `None` without CUDA.
@@ -56,54 +41,20 @@ pub struct Provenance {
     /// The GPU the tuning is for, `None` without one.
     #[serde(default)]
     pub gpu: Option<GpuSummary>,
-}
-
-/// One provenance field that differs between a stored entry and this build/host.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FieldChange {
-    /// The field name, as in [`Provenance`].
-    pub field: String,
-    /// The stored value (`none` where absent).
-    pub old: String,
-    /// The current value (`none` where absent).
-    pub new: String,
-}
-
-impl std::fmt::Display for FieldChange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {} → {}", self.field, self.old, self.new)
-    }
-}
-
-impl KernelIdentity {
-    /// The identity of a kernel that declared none: provenance then covers ktc, rustc,
-    /// CUDA and the GPU only.
-    pub const UNSPECIFIED: KernelIdentity = KernelIdentity::new("unspecified", "0", "");
-
-    /// An identity from its parts; usable in a `static`, as the `#[tunable]` macro does.
-    ///
-    /// ```
-    /// use ktc::KernelIdentity;
-    ///
-    /// static ID: KernelIdentity =
-    ///     KernelIdentity::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION"), "3f2a9c");
-    /// assert_eq!(ID.source_hash, "3f2a9c");
-    /// ```
-    pub const fn new(
-        crate_name: &'static str,
-        crate_version: &'static str,
-        source_hash: &'static str,
-    ) -> Self {
-        KernelIdentity { crate_name, crate_version, source_hash }
-    }
-}
-
-impl std::fmt::Display for GpuSummary {
-    /// `NAME cc X.Y, N SMs, M GiB`, e.g. `NVIDIA H200 cc 9.0, 132 SMs, 139.8 GiB`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let gib = self.memory_bytes as f64 / f64::from(1u32 << 30);
-        write!(f, "{} cc {}, {} SMs, {gib:.1} GiB", self.name, self.compute_capability, self.sm_count)
-    }
+    /// Token hash of every source file of the kernel's crate, by path (`src/lib.rs`):
+    /// a variant calling a helper outside its module retires its tuning when the helper
+    /// changes. Empty in entries written before it was recorded.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<String, String>,
+    /// Resolved version of every package the kernel's crate depends on, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub dependencies: BTreeMap<String, String>,
+    /// The target features the kernel's crate was compiled with (`sse2,avx,avx2`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub target_features: String,
+    /// The kernel package's features enabled in this build (`cuda,default`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub features: String,
 }
 
 impl Provenance {
@@ -121,8 +72,9 @@ impl Provenance {
     }
 
     /// The provenance of `identity` as built and run here, for GPU ordinal `ordinal`:
-    /// ktc's version, the rustc that built ktc, the CUDA driver and NVRTC versions and
-    /// that GPU's summary (each `None` where absent or built without the `cuda` feature).
+    /// ktc's version, the rustc that built ktc, how the kernel's crate was compiled, its
+    /// sources and dependencies, the CUDA driver and NVRTC versions and that GPU's
+    /// summary (each `None` where absent or built without the `cuda` feature).
     pub fn for_device(identity: &KernelIdentity, ordinal: usize) -> Provenance {
         Provenance {
             ktc_version: env!("CARGO_PKG_VERSION").to_owned(),
@@ -130,10 +82,14 @@ impl Provenance {
             kernel_crate_version: identity.crate_version.to_owned(),
             source_hash: identity.source_hash.to_owned(),
             rustc_version: env!("KTC_RUSTC_VERSION").to_owned(),
-            build_profile: build_profile().to_owned(),
+            build_profile: identity.build.profile.to_owned(),
             cuda_driver: cuda::driver_version(),
             nvrtc: cuda::nvrtc_version(),
             gpu: cuda::gpu_summary(ordinal),
+            sources: pairs(identity.sources),
+            dependencies: pairs(identity.dependencies),
+            target_features: identity.build.enabled_features(),
+            features: identity.enabled_features(),
         }
     }
 
@@ -181,44 +137,16 @@ impl Provenance {
     /// assert!(current.provenance_changed(&current).is_empty());
     /// ```
     pub fn provenance_changed(&self, stored: &Provenance) -> Vec<FieldChange> {
-        let mut changes = Vec::new();
-        let mut check = |field: &str, old: &str, new: &str| {
-            if old != new {
-                changes.push(FieldChange {
-                    field: field.to_owned(),
-                    old: old.to_owned(),
-                    new: new.to_owned(),
-                });
-            }
-        };
-        check("ktc_version", &stored.ktc_version, &self.ktc_version);
-        check("kernel_crate", &stored.kernel_crate, &self.kernel_crate);
-        check("kernel_crate_version", &stored.kernel_crate_version, &self.kernel_crate_version);
-        check("source_hash", &stored.source_hash, &self.source_hash);
-        check("rustc_version", &stored.rustc_version, &self.rustc_version);
-        check("build_profile", &stored.build_profile, &self.build_profile);
-        check("cuda_driver", &or_none(&stored.cuda_driver), &or_none(&self.cuda_driver));
-        check("nvrtc", &or_none(&stored.nvrtc), &or_none(&self.nvrtc));
-        if stored.gpu != self.gpu {
-            let (mut old, mut new) = (or_none(&stored.gpu), or_none(&self.gpu));
-            if old == new {
-                // Differ below the summary's rounding: show everything.
-                (old, new) = (format!("{:?}", stored.gpu), format!("{:?}", self.gpu));
-            }
-            changes.push(FieldChange { field: "gpu".to_owned(), old, new });
-        }
-        changes
+        changes::changes(self, stored)
     }
 }
 
-/// A value's display form, `"none"` where absent.
-fn or_none<T: std::fmt::Display>(value: &Option<T>) -> String {
-    value.as_ref().map_or_else(|| "none".to_owned(), T::to_string)
+fn pairs(items: &[(&str, &str)]) -> BTreeMap<String, String> {
+    items.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
 }
 
-/// The build profile as far as it changes speed: debug assertions on or off. Cargo
-/// builds every crate of one build with the same profile, so ktc's own setting is the
-/// kernel crate's too (barring per-package profile overrides).
+/// ktc's own build profile: debug assertions on or off. A kernel's provenance records
+/// its own crate's ([`BuildInfo::profile`]), which a per-package profile may set apart.
 pub fn build_profile() -> &'static str {
     if cfg!(debug_assertions) { "debug" } else { "release" }
 }

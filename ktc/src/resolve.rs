@@ -25,6 +25,9 @@ pub struct ResolveOptions {
     pub tune_on_miss: bool,
     /// Show the sweep's progress bar (when stderr is a terminal).
     pub progress: bool,
+    /// The CUDA device whose tuning is wanted (its provenance records that GPU); 0
+    /// for CPU-only kernels and host-resident inputs.
+    pub device: usize,
 }
 
 impl ResolveOptions {
@@ -33,7 +36,7 @@ impl ResolveOptions {
     pub fn from_env() -> Self {
         let tune_on_miss =
             std::env::var("KTC_TUNE_ON_MISS").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-        ResolveOptions { remote: true, tune_on_miss, progress: true }
+        ResolveOptions { remote: true, tune_on_miss, progress: true, device: 0 }
     }
 }
 
@@ -82,7 +85,7 @@ pub enum Resolution {
 /// Never panics; files skipped on the way are named in the reason of a miss, or in one
 /// warning when an older valid entry is used.
 pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOptions) -> Resolution {
-    let provenance = Provenance::current(&tuner.identity);
+    let provenance = Provenance::for_device(&tuner.identity, options.device);
     let schema = tuner.schema();
     let lookup = cache.load_quiet(tuner.name, &provenance, Some(&schema));
     let skipped: Vec<String> = lookup.skipped.iter().map(|s| s.to_string()).collect();
@@ -123,6 +126,7 @@ pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOption
         cache_dir: Some(cache.root().to_path_buf()),
         fingerprint: Some(cache.fingerprint().to_string()),
         progress: options.progress,
+        device: options.device,
         ..SweepOptions::from_env()
     };
     match (tuner.sweep)(&sweep) {
@@ -145,9 +149,41 @@ impl Dispatch {
         }
     }
 
-    /// As [`load`](Dispatch::load), from a given store.
+    /// As [`load`](Dispatch::load), from a given store: the store's fingerprint serves
+    /// device 0 (and host-resident inputs); another GPU of this host, when a call runs
+    /// on it, loads the entry of its own fingerprint from the same store.
     pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        match resolve(tuner, cache, &ResolveOptions::from_env()) {
+        let dispatch = Dispatch::load_from_device(tuner, cache, 0);
+        let count = crate::cuda::device_count();
+        if count < 2 {
+            return dispatch;
+        }
+        let root = cache.root().to_path_buf();
+        let fp0 = cache.fingerprint().to_string();
+        let load = move |d: usize| {
+            // A device identical to device 0 shares its tuning.
+            if crate::cuda::gpu_summary(d).is_some()
+                && crate::cuda::gpu_summary(d) == crate::cuda::gpu_summary(0)
+            {
+                return None;
+            }
+            let fingerprint = if fp0 == crate::hw_fingerprint_for(0) {
+                crate::hw_fingerprint_for(d)
+            } else {
+                crate::fingerprint::device_override(&fp0, d)
+            };
+            Some(match KernelTuningCache::open(&root) {
+                Ok(cache) => Dispatch::load_from_device(tuner, &cache.with_fingerprint(fingerprint), d),
+                Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable for device {d}: {e}")),
+            })
+        };
+        dispatch.with_devices(count, Box::new(load))
+    }
+
+    /// As [`load_from`](Dispatch::load_from), for CUDA device `device` only: the entry
+    /// of the store's fingerprint for that device's provenance.
+    pub fn load_from_device(tuner: &'static Tuner, cache: &KernelTuningCache, device: usize) -> Dispatch {
+        match resolve(tuner, cache, &ResolveOptions { device, ..ResolveOptions::from_env() }) {
             Resolution::Stored { path, entry } | Resolution::Fetched { path, entry } => {
                 Dispatch::from_entry(tuner, path, &entry)
             }

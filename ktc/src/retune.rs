@@ -41,8 +41,8 @@ pub struct RetuneOptions {
     /// Only kernels with these names; empty: every registered kernel.
     pub kernels: Vec<String>,
     /// Mode, budget (per kernel × device), store and progress of each sweep. Its
-    /// `fingerprint`, when set, replaces this host's for device 0; device `d > 0` gets
-    /// `<fingerprint>_dev<d>`, as `KTC_FINGERPRINT` does. `device` and
+    /// `fingerprint`, when set, replaces this host's for device 0 and devices identical
+    /// to it; another device `d` gets `<fingerprint>_dev<d>`, as `KTC_FINGERPRINT` does. `device` and
     /// `progress_group` are set per sweep.
     pub sweep: SweepOptions,
 }
@@ -77,15 +77,17 @@ impl RetuneSummary {
     }
 }
 
-/// The devices `tuner` is tuned for here: one per CUDA ordinal when it has a CUDA
-/// variant and CUDA is present, else the CPU once (its CUDA variants are then reported
+/// The devices `tuner` is tuned for here: one per distinct GPU (identical GPUs share a
+/// fingerprint and are tuned once, on the lowest ordinal) when it has a CUDA variant
+/// and CUDA is present, else the CPU once (its CUDA variants are then reported
 /// unavailable by the sweep).
 pub fn devices_for(tuner: &Tuner) -> Vec<Device> {
     let wants_cuda = tuner.variants.iter().any(|v| v.requires.contains(&Capability::Cuda));
     if wants_cuda && capability_available(Capability::Cuda).is_ok() {
-        let count = crate::cuda::device_count();
-        if count > 0 {
-            return (0..count).map(Device::Cuda).collect();
+        let summaries: Vec<_> = (0..crate::cuda::device_count()).map(crate::cuda::gpu_summary).collect();
+        let devices = crate::fingerprint::distinct_devices(&summaries);
+        if !devices.is_empty() {
+            return devices.into_iter().map(Device::Cuda).collect();
         }
     }
     vec![Device::Cpu]
@@ -123,8 +125,7 @@ pub fn retune_all(options: &RetuneOptions) -> RetuneSummary {
 
 fn fingerprint_for(given: Option<&str>, device: Device) -> String {
     match (given, device.ordinal()) {
-        (Some(fp), 0) => fp.to_owned(),
-        (Some(fp), d) => format!("{fp}_dev{d}"),
+        (Some(fp), d) => crate::fingerprint::device_override(fp, d),
         (None, d) => hw_fingerprint_for(d),
     }
 }

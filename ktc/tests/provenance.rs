@@ -19,6 +19,12 @@ fn sample() -> Provenance {
             sm_count: 132,
             memory_bytes: 150_105_227_264,
         }),
+        sources: [("src/lib.rs", "0123456789abcdef"), ("src/cpu.rs", "fedcba9876543210")]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .into(),
+        dependencies: [("rayon", "1.12.0")].map(|(k, v)| (k.to_owned(), v.to_owned())).into(),
+        target_features: "sse2,avx,avx2".into(),
+        features: "cuda,default".into(),
     }
 }
 
@@ -37,6 +43,11 @@ fn edits() -> Vec<FieldEdit> {
         ("cuda_driver", |p| p.cuda_driver = None),
         ("nvrtc", |p| p.nvrtc = Some("13.0".into())),
         ("gpu", |p| p.gpu.as_mut().unwrap().sm_count = 114),
+        ("source: src/cpu.rs", |p| *p.sources.get_mut("src/cpu.rs").unwrap() = "0000".into()),
+        ("source: src/gpu.rs", |p| drop(p.sources.insert("src/gpu.rs".into(), "1111".into()))),
+        ("dependency: rayon", |p| *p.dependencies.get_mut("rayon").unwrap() = "1.13.0".into()),
+        ("target_features", |p| p.target_features = "sse2".into()),
+        ("features", |p| p.features = "default".into()),
     ]
 }
 
@@ -140,6 +151,43 @@ fn provenance_changed_old_and_new_values() {
             ("gpu".into(), "none".into())
         ]
     );
+}
+
+#[test]
+fn source_and_dependency_changes_name_the_file_and_package() {
+    let stored = sample();
+    let mut current = sample();
+    current.sources.insert("src/cpu.rs".into(), "0000".into());
+    current.sources.remove("src/lib.rs");
+    current.sources.insert("src/new.rs".into(), "2222".into());
+    current.dependencies.insert("rayon".into(), "1.13.0".into());
+    let shown: Vec<String> = current.provenance_changed(&stored).iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "source: src/cpu.rs changed",
+            "source: src/lib.rs removed",
+            "source: src/new.rs added",
+            "dependency: rayon: 1.12.0 → 1.13.0",
+        ]
+    );
+}
+
+#[test]
+fn entries_without_the_new_fields_keep_their_code_version() {
+    // An entry written before sources, dependencies and target features were recorded
+    // reads back with them empty, and hashes as it did (they are not serialised empty).
+    let old = Provenance {
+        sources: Default::default(),
+        dependencies: Default::default(),
+        target_features: String::new(),
+        features: String::new(),
+        ..sample()
+    };
+    let json = serde_json::to_string(&old).unwrap();
+    assert!(!json.contains("sources") && !json.contains("features"), "{json}");
+    let back: Provenance = serde_json::from_str(&json).unwrap();
+    assert_eq!(back.code_version(), old.code_version());
 }
 
 #[test]

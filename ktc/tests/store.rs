@@ -26,6 +26,7 @@ fn prov(source_hash: &str) -> Provenance {
         cuda_driver: None,
         nvrtc: None,
         gpu: None,
+        ..Provenance::default()
     }
 }
 

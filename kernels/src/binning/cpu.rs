@@ -4,8 +4,8 @@
 use rayon::prelude::*;
 
 use super::edges::check;
-use super::floats::{Float, Floats};
 use crate::Error;
+use crate::floats::{Float, Floats};
 
 /// Runs `f` on the values as a typed slice.
 macro_rules! with_values {
@@ -17,10 +17,12 @@ macro_rules! with_values {
     };
 }
 
-/// Bins by scanning the edges from the first: cheap for a handful of edges.
+/// Bins by comparing with every edge and counting: cheap for a handful of edges, and
+/// without branches (edges are sorted, so the count of edges `≤ v` is the bin), so
+/// random values cost no mispredictions.
 #[inline]
 fn linear_one(edges: &[f64], v: f64) -> u8 {
-    edges.iter().take_while(|&&e| e <= v).count() as u8
+    edges.iter().fold(0u8, |count, &e| count.wrapping_add(u8::from(e <= v)))
 }
 
 /// Bins by a binary search whose steps are selects, not branches: the step count
@@ -90,4 +92,16 @@ pub(crate) fn par_chunks(
             .collect()
     });
     errors.into_iter().next().map_or(Ok(()), Err)
+}
+
+/// [`par_chunks`] with `per_thread` equal chunks per rayon worker: the chunk follows
+/// the number of values instead of being fixed.
+pub(crate) fn par_split(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    per_thread: usize,
+) -> Result<(), Error> {
+    let chunks = per_thread.max(1) * rayon::current_num_threads();
+    par_chunks(values, edges, codes, codes.len().div_ceil(chunks).max(1))
 }

@@ -1,7 +1,8 @@
 //! Quantile edges, and the checks every discretisation variant makes.
 
-use super::floats::{Float, Floats};
+use super::select::values_at_ranks;
 use crate::Error;
+use crate::floats::{Float, Floats};
 
 /// The most bins a code (`u8`) can name.
 pub const MAX_BINS: usize = 256;
@@ -23,27 +24,23 @@ pub const MAX_BINS: usize = 256;
 /// ```
 pub fn quantile_edges(values: &Floats, k: usize) -> Result<Vec<f64>, Error> {
     check_k(k)?;
-    let mut sorted: Vec<f64> = match values {
-        Floats::F32(v) => widen(v)?,
-        Floats::F64(v) => widen(v)?,
-    };
-    if sorted.is_empty() {
-        return Err(Error::LengthMismatch { what: "values to take quantiles of", expected: 1, found: 0 });
+    match values {
+        Floats::F32(v) => edges_of(v, k),
+        Floats::F64(v) => edges_of(v, k),
     }
-    sorted.sort_unstable_by(f64::total_cmp);
-    let n = sorted.len();
-    Ok((1..k).map(|i| sorted[i * n / k]).collect())
 }
 
-fn widen<F: Float>(v: &[F]) -> Result<Vec<f64>, Error> {
-    v.iter()
-        .enumerate()
-        .map(
-            |(row, x)| {
-                if x.wide().is_nan() { Err(Error::NotANumber { column: 0, row }) } else { Ok(x.wide()) }
-            },
-        )
-        .collect()
+/// The edges by selection ([`values_at_ranks`]), after the NaN and emptiness checks.
+fn edges_of<F: Float>(values: &[F], k: usize) -> Result<Vec<f64>, Error> {
+    if values.is_empty() {
+        return Err(Error::LengthMismatch { what: "values to take quantiles of", expected: 1, found: 0 });
+    }
+    if let Some(row) = values.iter().position(|x| x.wide().is_nan()) {
+        return Err(Error::NotANumber { column: 0, row });
+    }
+    let n = values.len();
+    let ranks: Vec<usize> = (1..k).map(|i| i * n / k).collect();
+    Ok(values_at_ranks(values, &ranks))
 }
 
 fn check_k(k: usize) -> Result<(), Error> {

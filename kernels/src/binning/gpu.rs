@@ -2,8 +2,8 @@
 //! when the crate is built without the `cuda` feature.
 
 use super::edges::check;
-use super::floats::Floats;
 use crate::Error;
+use crate::floats::Floats;
 
 /// See `discretize::cuda`. NaN is looked for on the host first (part of the measured
 /// time), so the policy is the same as on the CPU.

@@ -19,13 +19,15 @@
 //! partly written. Edges must be sorted and free of NaN, or the call is an error
 //! value too; so is a `codes` buffer of the wrong length.
 
+mod columns;
 mod cpu;
 mod edges;
-mod floats;
 mod gpu;
+mod select;
 
+pub use crate::floats::Floats;
+pub use columns::quantile_codes;
 pub use edges::{MAX_BINS, quantile_edges};
-pub use floats::Floats;
 
 /// Bin codes of continuous values.
 #[ktc::tunable(
@@ -67,6 +69,18 @@ pub mod discretize {
         block_size: usize,
     ) -> Result<(), Error> {
         super::cpu::par_chunks(values, edges, codes, block_size)
+    }
+
+    /// As `par_chunks`, with chunks that scale with the work: `block_size` equal
+    /// chunks per worker thread (a count here), so no size leaves a core idle.
+    #[variant(block_size = [1, 4])]
+    pub fn par_split(
+        values: &Floats,
+        edges: &[f64],
+        codes: &mut [u8],
+        block_size: usize,
+    ) -> Result<(), Error> {
+        super::cpu::par_split(values, edges, codes, block_size)
     }
 
     /// CUDA: copy values and edges in, binary search per thread, copy codes out.

@@ -2,18 +2,34 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::CudaSlice;
-
-use super::gpu;
-use crate::column::{HostCodes, Storage};
+use super::gpu::{Gpu, gpu, gpu_on};
+use crate::column::{DeviceCodes, HostCodes, Storage};
 use crate::{Codes, Error};
 
-/// Device-resident codes of either width (device 0's default stream).
-pub(crate) enum DeviceCodes {
-    /// One byte per code.
-    U8(CudaSlice<u8>),
-    /// Two bytes per code.
-    U16(CudaSlice<u16>),
+impl DeviceCodes {
+    /// The device holding the codes.
+    pub(crate) fn ordinal(&self) -> usize {
+        match self {
+            DeviceCodes::U8(d) => d.ordinal(),
+            DeviceCodes::U16(d) => d.ordinal(),
+        }
+    }
+}
+
+/// The GPU to run on for these inputs: the device holding the device-resident ones
+/// (all on one device, or an error), else this thread's `ktc::cuda_device()`.
+pub(crate) fn gpu_for(inputs: &[&Codes]) -> Result<&'static Gpu, Error> {
+    let mut ordinals = inputs.iter().filter_map(|c| match &c.storage {
+        Storage::Device(d) => Some(d.ordinal()),
+        _ => None,
+    });
+    match ordinals.next() {
+        None => gpu(),
+        Some(first) => match ordinals.find(|&o| o != first) {
+            None => gpu_on(first),
+            Some(other) => Err(Error::Cuda(format!("inputs on two CUDA devices ({first} and {other})"))),
+        },
+    }
 }
 
 fn driver(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '_ {
@@ -23,8 +39,8 @@ fn driver(what: &str) -> impl Fn(cudarc::driver::DriverError) -> Error + '_ {
 /// Uploads host codes (already validated, so the device copy is valid too). Empty
 /// codes upload one zero code instead: the driver refuses zero-byte allocations, and
 /// the [`Codes`] shape, not the buffer's length, says how many codes there are.
-pub(crate) fn upload(host: HostCodes<'_>) -> Result<DeviceCodes, Error> {
-    let stream = &gpu()?.stream;
+pub(crate) fn upload(gpu: &Gpu, host: HostCodes<'_>) -> Result<DeviceCodes, Error> {
+    let stream = &gpu.stream;
     let err = driver("copying codes to the device");
     Ok(match host {
         HostCodes::U8(d) => DeviceCodes::U8(stream.clone_htod(non_empty(d, &[0])).map_err(err)?),
@@ -39,7 +55,7 @@ fn non_empty<'a, T>(d: &'a [T], zero: &'static [T; 1]) -> &'a [T] {
 
 /// Copies the first `len` device codes back to host storage, waiting for the copy.
 pub(crate) fn download(codes: &DeviceCodes, len: usize) -> Result<Storage, Error> {
-    let stream = &gpu()?.stream;
+    let stream = &gpu_on(codes.ordinal())?.stream;
     if len == 0 {
         // Nothing to copy (the buffer holds only the stand-in code of `upload`).
         return Ok(match codes {
@@ -56,11 +72,24 @@ pub(crate) fn download(codes: &DeviceCodes, len: usize) -> Result<Storage, Error
     Ok(storage)
 }
 
-/// `codes` on the device (a copy when they are on the host, a cheap clone otherwise).
-pub(crate) fn to_device(codes: &Codes) -> Result<Codes, Error> {
-    let storage = match codes.host() {
-        Some(host) => Storage::Device(Arc::new(upload(host)?)),
-        None => codes.storage.clone(),
-    };
-    Ok(Codes::from_parts(storage, codes.n_rows(), codes.n_cols(), codes.bins()))
+impl Codes {
+    /// The same codes on CUDA device `ktc::cuda_device()` (0 unless set): copied there
+    /// from the host, or a cheap clone when already there. An [`Error::Cuda`] where CUDA
+    /// is unusable (no driver, no device).
+    pub fn to_device(&self) -> Result<Codes, Error> {
+        let storage = match self.host() {
+            Some(host) => Storage::Device(Arc::new(upload(gpu()?, host)?)),
+            None => self.storage.clone(),
+        };
+        Ok(Codes::from_parts(storage, self.n_rows(), self.n_cols(), self.bins()))
+    }
+
+    /// The same codes on the host: copied back from a device, or a cheap clone.
+    pub fn to_host(&self) -> Result<Codes, Error> {
+        let storage = match &self.storage {
+            Storage::Device(d) => download(d, self.n_rows() * self.n_cols())?,
+            other => other.clone(),
+        };
+        Ok(Codes::from_parts(storage, self.n_rows(), self.n_cols(), self.bins()))
+    }
 }

@@ -4,7 +4,7 @@ use cudarc::driver::{DeviceRepr, LaunchConfig, PushKernelArg};
 
 use super::gpu::gpu;
 use crate::Error;
-use crate::binning::Floats;
+use crate::floats::Floats;
 
 fn driver(what: &'static str) -> impl Fn(cudarc::driver::DriverError) -> Error {
     move |e| Error::Cuda(format!("{what}: {e}"))

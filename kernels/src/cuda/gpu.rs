@@ -1,4 +1,6 @@
-//! The process-wide CUDA state: context, stream, compiled kernels, device limits.
+//! The process-wide CUDA state, one per device: context, stream, compiled kernels,
+//! device limits. Host-resident inputs run on `ktc::cuda_device()` (the device a sweep
+//! tunes for), device-resident ones on the device that holds them.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, OnceLock};
@@ -10,7 +12,7 @@ use cudarc::nvrtc::{CompileOptions, compile_ptx_with_opts};
 use super::source::SOURCE;
 use crate::Error;
 
-/// Device 0, ready to launch the kernels of [`SOURCE`].
+/// One device, ready to launch the kernels of [`SOURCE`].
 pub(crate) struct Gpu {
     /// The stream every copy and launch goes through (the context's default stream).
     pub(crate) stream: Arc<CudaStream>,
@@ -28,21 +30,37 @@ impl Gpu {
     }
 }
 
-static GPU: OnceLock<Result<Gpu, String>> = OnceLock::new();
+/// Devices beyond this ordinal are refused (no host has this many).
+const MAX_DEVICES: usize = 64;
 
-/// The process's GPU, set up on first use; the reason when CUDA is unusable. Never
-/// panics: the capability probe runs before any cudarc call.
+/// One slot per device ordinal, set up on first use.
+static GPUS: [OnceLock<Result<Gpu, String>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
+
+/// The GPU for host-resident inputs on this thread (`ktc::cuda_device()`).
 pub(crate) fn gpu() -> Result<&'static Gpu, Error> {
+    gpu_on(ktc::cuda_device())
+}
+
+/// Device `ordinal`'s GPU, set up on first use (a context, the module compiled for its
+/// architecture); the reason when CUDA is unusable or the device does not exist. Never
+/// panics: the capability probe runs before any cudarc call.
+pub(crate) fn gpu_on(ordinal: usize) -> Result<&'static Gpu, Error> {
     ktc::capability_available(ktc::Capability::Cuda).map_err(Error::Cuda)?;
-    let gpu = GPU.get_or_init(|| {
-        catch_unwind(AssertUnwindSafe(init))
+    let count = ktc::cuda_device_count();
+    let slot = GPUS
+        .get(ordinal)
+        .filter(|_| ordinal < count)
+        .ok_or_else(|| Error::Cuda(format!("CUDA device {ordinal} does not exist ({count} visible)")))?;
+    let gpu = slot.get_or_init(|| {
+        catch_unwind(AssertUnwindSafe(|| init(ordinal)))
             .unwrap_or_else(|_| Err("CUDA setup panicked inside cudarc".into()))
     });
     gpu.as_ref().map_err(|e| Error::Cuda(e.clone()))
 }
 
-fn init() -> Result<Gpu, String> {
-    let ctx = CudaContext::new(0).map_err(|e| format!("creating a context on device 0: {e}"))?;
+fn init(ordinal: usize) -> Result<Gpu, String> {
+    let ctx =
+        CudaContext::new(ordinal).map_err(|e| format!("creating a context on device {ordinal}: {e}"))?;
     let attr = |a| ctx.attribute(a).map_err(|e| format!("reading {a:?}: {e}"));
     let sm_count = u32::try_from(attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?).unwrap_or(1).max(1);
     let shared_bytes =

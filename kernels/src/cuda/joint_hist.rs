@@ -4,10 +4,9 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, DeviceRepr, LaunchConfig, PushKernelArg};
 
-use super::codes::{DeviceCodes, upload};
-use super::gpu::{Gpu, gpu};
-use crate::column::Storage;
-use crate::joint_hist::Shape;
+use super::codes::{gpu_for, upload};
+use super::gpu::Gpu;
+use crate::column::{DeviceCodes, Shape, Storage};
 use crate::{Codes, Error};
 
 /// Grid rows per launch: CUDA's limit on `gridDim.y`.
@@ -15,10 +14,10 @@ const MAX_GRID_Y: usize = 65_535;
 
 /// `y` and `x` on the device: borrowed when already there, uploaded otherwise (the
 /// upload is part of the measured time of a host-resident call).
-fn on_device(codes: &Codes) -> Result<Arc<DeviceCodes>, Error> {
+fn on_device(gpu: &Gpu, codes: &Codes) -> Result<Arc<DeviceCodes>, Error> {
     match &codes.storage {
         Storage::Device(d) => Ok(d.clone()),
-        _ => Ok(Arc::new(upload(codes.host().ok_or(Error::ResidencyMismatch)?)?)),
+        _ => Ok(Arc::new(upload(gpu, codes.host().ok_or(Error::ResidencyMismatch)?)?)),
     }
 }
 
@@ -35,11 +34,11 @@ pub(crate) fn joint_hist_global(
     counts: &mut [u32],
     block: usize,
 ) -> Result<(), Error> {
-    let gpu = gpu()?;
+    let gpu = gpu_for(&[y, x])?;
     if nothing_to_count(s, counts) {
         return Ok(());
     }
-    let (yd, xd) = (on_device(y)?, on_device(x)?);
+    let (yd, xd) = (on_device(gpu, y)?, on_device(gpu, x)?);
     let mut dev = gpu.stream.alloc_zeros::<u32>(counts.len()).map_err(driver("allocating counts"))?;
     let f = gpu.function(&name("jh_global", &yd, &xd))?;
     let cfg = config(gpu, block, s.n * s.p, 1, 0);
@@ -59,7 +58,7 @@ pub(crate) fn joint_hist_shared(
     counts: &mut [u32],
     block: usize,
 ) -> Result<(), Error> {
-    let gpu = gpu()?;
+    let gpu = gpu_for(&[y, x])?;
     let table_bytes = s.joint() * size_of::<u32>();
     if table_bytes > gpu.shared_bytes {
         ktc::warn_once(format!(
@@ -73,7 +72,7 @@ pub(crate) fn joint_hist_shared(
     if nothing_to_count(s, counts) {
         return Ok(());
     }
-    let (yd, xd) = (on_device(y)?, on_device(x)?);
+    let (yd, xd) = (on_device(gpu, y)?, on_device(gpu, x)?);
     let mut dev = gpu.stream.alloc_zeros::<u32>(counts.len()).map_err(driver("allocating counts"))?;
     let f = gpu.function(&name("jh_shared", &yd, &xd))?;
     for j0 in (0..s.p).step_by(MAX_GRID_Y) {

@@ -3,8 +3,10 @@
 //! cudarc panics (instead of returning `Err`) when `libcuda` or `libnvrtc` is missing,
 //! so [`gpu`] asks `ktc::capability_available(Cuda)` first and reaches cudarc only
 //! when it says yes; even then, setup runs under `catch_unwind`. The CUDA source is
-//! compiled with NVRTC once per process, for device 0 (the device the ktc fingerprint
-//! describes), and kept with its context, default stream and limits in a static.
+//! compiled with NVRTC once per device, for its architecture, and kept with its
+//! context, default stream and limits in a static slot per device. Host-resident inputs
+//! run on `ktc::cuda_device()` (the device a sweep tunes for; 0 by default),
+//! device-resident ones on their own device.
 
 mod codes;
 mod discretize;
@@ -12,7 +14,5 @@ mod gpu;
 mod joint_hist;
 mod source;
 
-pub(crate) use codes::{DeviceCodes, download, to_device};
 pub(crate) use discretize::discretize;
-pub(crate) use gpu::gpu;
 pub(crate) use joint_hist::{joint_hist_global, joint_hist_shared};

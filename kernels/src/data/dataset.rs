@@ -28,6 +28,18 @@ pub enum ColumnKind {
     },
 }
 
+impl ColumnKind {
+    /// The number of codes a column of this kind uses.
+    pub fn levels(&self) -> usize {
+        match *self {
+            ColumnKind::Discrete { levels }
+            | ColumnKind::Labels { levels }
+            | ColumnKind::Generated { levels } => levels,
+            ColumnKind::Binned { bins } => bins,
+        }
+    }
+}
+
 /// A target and `p` features over the same `n` samples, all as bin codes.
 #[derive(Clone, Debug)]
 pub struct Dataset {

@@ -1,138 +1,228 @@
-//! One CSV column on its way to codes: typed while read (numbers or labels), then
-//! encoded as discrete codes, labels or quantile bins.
+//! A [`Table`] to a [`Dataset`]: every column made discrete, in parallel across
+//! columns. Integer columns with at most 256 distinct values are codes as they are,
+//! text labels get one code per label, other numbers are binned at quantiles
+//! ([`quantile_codes`]: edges by selection, the tuned `discretize` kernel).
 
-use super::csv::CsvOptions;
-use super::{ColumnKind, DataError};
-use crate::{Floats, discretize, quantile_edges};
+use rayon::prelude::*;
+
+use super::table::{Column, Table};
+use super::{ColumnKind, DataError, Dataset};
+use crate::{Codes, Floats, quantile_codes};
 
 /// The most levels a one-byte code holds.
 const MAX_LEVELS: usize = 256;
 
-/// A column's values as read, typed by its first value.
-pub(super) struct Column {
-    pub(super) name: String,
-    /// 1-based position in the header, for messages.
-    index: usize,
-    values: Values,
+/// How columns become discrete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// Bins for columns that are binned (`1..=256`).
+    pub bins: usize,
+    /// Every numeric column must already be integer codes (at most 256 values).
+    pub discrete: bool,
 }
 
-enum Values {
-    /// Nothing read yet.
-    Untyped,
-    Numbers(Vec<f64>),
-    Labels(Vec<String>),
-}
-
-impl Column {
-    pub(super) fn new(name: String, index: usize) -> Self {
-        Column { name, index, values: Values::Untyped }
-    }
-
-    pub(super) fn len(&self) -> usize {
-        match &self.values {
-            Values::Untyped => 0,
-            Values::Numbers(v) => v.len(),
-            Values::Labels(v) => v.len(),
-        }
-    }
-
-    /// Adds the field read at `line`. The first value types the column: a number makes a
-    /// numeric column, where a later non-number is an error; anything else, labels.
-    pub(super) fn push(&mut self, field: String, line: usize, discrete: bool) -> Result<(), DataError> {
-        if field.is_empty() {
-            return Err(self.error(line, "empty value".into()));
-        }
-        let number = field.parse::<f64>().ok();
-        if matches!(self.values, Values::Untyped) {
-            self.values =
-                if number.is_some() { Values::Numbers(Vec::new()) } else { Values::Labels(Vec::new()) };
-        }
-        match (&mut self.values, number) {
-            (Values::Labels(v), _) => v.push(field),
-            (Values::Numbers(v), Some(x)) if x.is_finite() => {
-                if discrete && !is_integer(x) {
-                    return Err(self.error(line, format!("`{field}` is not an integer code (--discrete)")));
-                }
-                v.push(x);
-            }
-            _ => {
-                return Err(
-                    self.error(line, format!("`{field}` is not a finite number, as the values above are"))
-                );
-            }
-        }
-        Ok(())
-    }
-
-    fn error(&self, line: usize, message: String) -> DataError {
-        DataError::Csv { line, column: self.index, name: Some(self.name.clone()), message }
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        EncodeOptions { bins: 8, discrete: false }
     }
 }
 
-/// The column's codes and how they were made.
-pub(super) fn encode(col: Column, options: &CsvOptions) -> Result<(Vec<u8>, ColumnKind), DataError> {
-    match col.values {
-        Values::Untyped => Ok((Vec::new(), ColumnKind::Discrete { levels: 1 })),
-        Values::Labels(labels) => {
-            let mut distinct: Vec<&str> = labels.iter().map(String::as_str).collect();
-            distinct.sort_unstable();
-            distinct.dedup();
-            if distinct.len() > MAX_LEVELS {
-                return Err(DataError::TooManyLevels { column: col.name, levels: distinct.len() });
-            }
-            let codes =
-                labels.iter().map(|l| distinct.binary_search(&l.as_str()).unwrap_or(0) as u8).collect();
-            Ok((codes, ColumnKind::Labels { levels: distinct.len() }))
+/// Makes `table` discrete with the column `target` as the target.
+///
+/// ```
+/// use ktc_kernels::Floats;
+/// use ktc_kernels::data::{Column, EncodeOptions, Table, encode};
+///
+/// let table = Table {
+///     names: vec!["x".into(), "y".into()],
+///     columns: vec![
+///         Column::Numbers(Floats::from(vec![0.5f64, 0.1, 0.9, 0.3])),
+///         Column::Numbers(Floats::from(vec![1.0f64, 0.0, 1.0, 0.0])),
+///     ],
+/// };
+/// let data = encode(table, "y", EncodeOptions { bins: 2, discrete: false })?;
+/// assert_eq!((data.n_samples(), data.feature_names.as_slice()), (4, &["x".to_string()][..]));
+/// # Ok::<(), ktc_kernels::data::DataError>(())
+/// ```
+pub fn encode(table: Table, target: &str, options: EncodeOptions) -> Result<Dataset, DataError> {
+    if options.bins == 0 || options.bins > MAX_LEVELS {
+        return Err(DataError::Invalid(format!("--bins must be in 1..=256, got {}", options.bins)));
+    }
+    let Table { mut names, mut columns } = table;
+    if names.len() < 2 {
+        return Err(DataError::Empty(format!(
+            "the table has {} column(s); MRMR needs a target and a feature",
+            names.len()
+        )));
+    }
+    let t = names
+        .iter()
+        .position(|n| n == target)
+        .ok_or_else(|| DataError::UnknownTarget { target: target.to_string(), available: names.clone() })?;
+    let n = columns[0].len();
+    if n == 0 {
+        return Err(DataError::Empty("the table has a header but no data rows".into()));
+    }
+    if let Some(j) = columns.iter().position(|c| c.len() != n) {
+        let message = format!("{} rows where the first column has {n}", columns[j].len());
+        return Err(DataError::Invalid(format!("column `{}`: {message}", names[j])));
+    }
+    let target_name = names.remove(t);
+    let target_col = columns.remove(t);
+    let (target_codes, target_kind) = match as_codes(&target_name, &target_col, options.discrete)? {
+        Some(coded) => coded,
+        None => {
+            (binned(&[column_values(target_col)], options.bins)?, ColumnKind::Binned { bins: options.bins })
         }
-        Values::Numbers(values) => match small_integer_levels(&values) {
+    };
+    let (codes, kinds) = features(&names, columns, options)?;
+    let kx = kinds.iter().map(ColumnKind::levels).max().unwrap_or(1).max(1);
+    Ok(Dataset {
+        target: Codes::column_u8(target_codes, target_kind.levels().max(1))?,
+        target_name,
+        features: Codes::from_u8(codes, n, names.len(), kx)?,
+        feature_names: names,
+        feature_kinds: kinds,
+    })
+}
+
+/// The features' codes, column-major: discrete columns in parallel, then every
+/// binned column in one parallel [`quantile_codes`] call.
+fn features(
+    names: &[String],
+    columns: Vec<Column>,
+    options: EncodeOptions,
+) -> Result<(Vec<u8>, Vec<ColumnKind>), DataError> {
+    let n = columns.first().map_or(0, Column::len);
+    let parts: Vec<Result<Coded, DataError>> =
+        (names.par_iter().zip(&columns)).map(|(name, col)| as_codes(name, col, options.discrete)).collect();
+    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let to_bin: Vec<Floats> = (columns.into_iter().zip(&parts))
+        .filter(|(_, part)| part.is_none())
+        .map(|(c, _)| column_values(c))
+        .collect();
+    let binned = binned(&to_bin, options.bins).map_err(|e| match e {
+        DataError::Kernel(crate::Error::NotANumber { column, row }) => {
+            let j = (parts.iter().enumerate()).filter(|(_, p)| p.is_none()).nth(column).map_or(0, |(j, _)| j);
+            DataError::Invalid(format!("column `{}`: NaN at row {}", names[j], row + 1))
+        }
+        other => other,
+    })?;
+    let mut binned = binned.chunks(n.max(1));
+    let mut codes = Vec::with_capacity(n * parts.len());
+    let mut kinds = Vec::with_capacity(parts.len());
+    for part in parts {
+        match part {
+            Some((c, kind)) => {
+                codes.extend_from_slice(&c);
+                kinds.push(kind);
+            }
+            None => {
+                codes.extend_from_slice(binned.next().unwrap_or_default());
+                kinds.push(ColumnKind::Binned { bins: options.bins });
+            }
+        }
+    }
+    Ok((codes, kinds))
+}
+
+/// A column's codes and kind, or `None` where it is to be binned.
+type Coded = Option<(Vec<u8>, ColumnKind)>;
+
+/// A column that is codes already (labels, or integers with at most 256 values) as
+/// codes; `None` for numbers to bin.
+fn as_codes(name: &str, col: &Column, discrete: bool) -> Result<Coded, DataError> {
+    match col {
+        Column::Labels { codes, labels } => label_codes(name, codes, labels).map(Some),
+        Column::Numbers(values) => match small_integer_levels(values) {
             Some(distinct) => {
-                let codes = values.iter().map(|v| distinct.partition_point(|d| d < v) as u8).collect();
-                Ok((codes, ColumnKind::Discrete { levels: distinct.len() }))
+                let codes = with_wide(values, |v| distinct.partition_point(|d| *d < v) as u8);
+                Ok(Some((codes, ColumnKind::Discrete { levels: distinct.len() })))
             }
-            None if options.discrete => {
-                Err(DataError::TooManyLevels { column: col.name, levels: count_distinct(&values) })
-            }
-            None => quantile_codes(values, options.bins),
+            None if discrete => Err(DataError::TooManyLevels {
+                column: name.to_string(),
+                levels: count_distinct(values),
+                labels: false,
+            }),
+            None => Ok(None),
         },
     }
 }
 
+/// The numbers of a column [`as_codes`] left to bin (labels never are).
+fn column_values(col: Column) -> Floats {
+    match col {
+        Column::Numbers(v) => v,
+        Column::Labels { .. } => Floats::from(Vec::<f64>::new()),
+    }
+}
+
+fn binned(columns: &[Floats], bins: usize) -> Result<Vec<u8>, DataError> {
+    Ok(quantile_codes(columns, bins)?)
+}
+
+/// Codes in the labels' sorted order.
+fn label_codes(name: &str, codes: &[u32], labels: &[String]) -> Result<(Vec<u8>, ColumnKind), DataError> {
+    if labels.len() > MAX_LEVELS {
+        return Err(DataError::TooManyLevels {
+            column: name.to_string(),
+            levels: labels.len(),
+            labels: true,
+        });
+    }
+    let mut order: Vec<usize> = (0..labels.len()).collect();
+    order.sort_unstable_by(|&a, &b| labels[a].cmp(&labels[b]));
+    let mut rank = vec![0u8; labels.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r as u8;
+    }
+    let codes = codes.iter().map(|&c| rank[c as usize]).collect();
+    Ok((codes, ColumnKind::Labels { levels: labels.len() }))
+}
+
+/// `f` over the values widened to `f64`.
+fn with_wide(values: &Floats, f: impl Fn(f64) -> u8) -> Vec<u8> {
+    match values {
+        Floats::F32(v) => v.iter().map(|&x| f(f64::from(x))).collect(),
+        Floats::F64(v) => v.iter().map(|&x| f(x)).collect(),
+    }
+}
+
 /// The sorted distinct values when every value is an integer and there are at most 256
-/// of them: such a column already holds codes.
-fn small_integer_levels(values: &[f64]) -> Option<Vec<f64>> {
+/// of them: such a column already holds codes. A column of reals fails at its first
+/// value with a fraction, so the check costs little where it does not apply.
+fn small_integer_levels(values: &Floats) -> Option<Vec<f64>> {
     let mut distinct: Vec<f64> = Vec::new();
-    for &v in values {
+    let mut add = |v: f64| {
         if !is_integer(v) {
-            return None;
+            return false;
         }
         if let Err(at) = distinct.binary_search_by(|d| d.total_cmp(&v)) {
             if distinct.len() == MAX_LEVELS {
-                return None;
+                return false;
             }
             distinct.insert(at, v);
         }
-    }
-    Some(distinct)
+        true
+    };
+    let all = match values {
+        Floats::F32(v) => v.iter().all(|&x| add(f64::from(x))),
+        Floats::F64(v) => v.iter().all(|&x| add(x)),
+    };
+    all.then_some(distinct)
 }
 
-fn count_distinct(values: &[f64]) -> usize {
-    let mut sorted = values.to_vec();
+fn count_distinct(values: &Floats) -> usize {
+    let mut sorted: Vec<f64> = match values {
+        Floats::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
+        Floats::F64(v) => v.to_vec(),
+    };
     sorted.sort_unstable_by(f64::total_cmp);
     sorted.dedup();
     sorted.len()
 }
 
-fn is_integer(x: f64) -> bool {
+/// Whether `x` is a whole number that a `f64` holds exactly.
+pub(super) fn is_integer(x: f64) -> bool {
     x.fract() == 0.0 && x.abs() < 9.0e15
-}
-
-/// Quantile bins with the `discretize` kernel: edges at the `k/bins` quantiles
-/// ([`quantile_edges`]), a value's code the number of edges at or below it. Equal values
-/// always share a bin, so heavy repetition leaves some bins empty (harmless to MI).
-fn quantile_codes(values: Vec<f64>, bins: usize) -> Result<(Vec<u8>, ColumnKind), DataError> {
-    let values = Floats::from(values);
-    let edges = quantile_edges(&values, bins)?;
-    let mut codes = vec![0u8; values.len()];
-    discretize::call(&values, &edges, &mut codes)?;
-    Ok((codes, ColumnKind::Binned { bins }))
 }

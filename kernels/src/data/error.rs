@@ -40,6 +40,18 @@ pub enum DataError {
         column: String,
         /// Its distinct values.
         levels: usize,
+        /// Text labels (too many to be a class), rather than numbers forced discrete.
+        labels: bool,
+    },
+    /// A Parquet file or an Arrow batch could not be read or holds a column that
+    /// cannot be used.
+    Parquet {
+        /// The column, when the problem is one column's.
+        column: Option<String>,
+        /// The row group (0-based), when the problem is in one.
+        row_group: Option<usize>,
+        /// What is wrong.
+        message: String,
     },
     /// A parameter is out of its range (`--bins 0`, `--p 0`, ...).
     Invalid(String),
@@ -62,11 +74,26 @@ impl fmt::Display for DataError {
             DataError::UnknownTarget { target, available } => {
                 write!(f, "no column named `{target}`; the columns are: {}", available.join(", "))
             }
-            DataError::TooManyLevels { column, levels } => write!(
+            DataError::TooManyLevels { column, levels, labels: false } => write!(
                 f,
                 "column `{column}` has {levels} distinct values as a discrete column, more than 256; \
                  drop --discrete to bin it"
             ),
+            DataError::TooManyLevels { column, levels, labels: true } => write!(
+                f,
+                "column `{column}` is text with {levels} distinct labels, more than the 256 a discrete \
+                 column can have; drop it or map it to fewer classes"
+            ),
+            DataError::Parquet { column, row_group, message } => {
+                f.write_str("parquet")?;
+                if let Some(c) = column {
+                    write!(f, ", column `{c}`")?;
+                }
+                if let Some(g) = row_group {
+                    write!(f, ", row group {g}")?;
+                }
+                write!(f, ": {message}")
+            }
             DataError::Invalid(what) => f.write_str(what),
             DataError::Kernel(e) => write!(f, "kernel input: {e}"),
         }

@@ -1,14 +1,24 @@
-//! Data for MRMR: discrete data sets ([`Dataset`]), a seeded synthetic set with planted
-//! informative and redundant features ([`synthetic`]), CSV loading with discrete-column
-//! detection and quantile binning ([`csv`]), and the PRNG behind them ([`SplitMix64`]).
+//! Data for MRMR: tables as read from files ([`Table`]), made discrete ([`encode`])
+//! into data sets ([`Dataset`]); CSV ([`csv`], feature `csv`) and Parquet / Arrow
+//! ([`parquet`], feature `parquet`) readers; a seeded synthetic set with planted
+//! informative and redundant features ([`synthetic`]); the PRNG behind it
+//! ([`SplitMix64`]).
 
+#[cfg(any(feature = "csv", feature = "parquet"))]
+mod builder;
+#[cfg(feature = "csv")]
 pub mod csv;
 mod dataset;
 mod encode;
 mod error;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 mod rng;
 pub mod synthetic;
+mod table;
 
 pub use dataset::{ColumnKind, Dataset};
+pub use encode::{EncodeOptions, encode};
 pub use error::DataError;
 pub use rng::SplitMix64;
+pub use table::{Column, Table};

@@ -1,26 +1,7 @@
 //! The shape check every `joint_hist_batched` variant runs first.
 
+use crate::column::Shape;
 use crate::{Codes, Error};
-
-/// The dimensions of one `joint_hist_batched` call, once validated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shape {
-    /// Samples per column.
-    pub n: usize,
-    /// Feature columns.
-    pub p: usize,
-    /// Bins of the features.
-    pub kx: usize,
-    /// Bins of the target.
-    pub ky: usize,
-}
-
-impl Shape {
-    /// Counters per feature: `kx · ky`.
-    pub fn joint(&self) -> usize {
-        self.kx * self.ky
-    }
-}
 
 /// Checks that `y` is one column as long as `x`'s, that both reside in the same
 /// place, that `counts` holds `p · kx · ky` counters and that `n` fits the `u32`

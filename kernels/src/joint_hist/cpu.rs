@@ -2,7 +2,8 @@
 
 use rayon::prelude::*;
 
-use super::check::{Shape, check};
+use super::check::check;
+use crate::column::Shape;
 use crate::column::{Code, HostCodes};
 use crate::{Codes, Error};
 
@@ -165,6 +166,14 @@ pub(crate) fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block: usize
         counts.copy_from_slice(&merged);
     }
     Ok(())
+}
+
+/// [`par_samples`] with `per_thread` equal blocks per rayon worker: the block size
+/// follows `n` instead of being fixed.
+pub(crate) fn par_split(y: &Codes, x: &Codes, counts: &mut [u32], per_thread: usize) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    let blocks = per_thread.max(1) * rayon::current_num_threads();
+    par_samples(y, x, counts, s.n.div_ceil(blocks).max(1))
 }
 
 /// Column `j` of a column-major buffer.

@@ -32,7 +32,8 @@ mod cpu;
 mod gpu;
 mod inputs;
 
-pub use check::{Shape, check};
+pub use crate::column::Shape;
+pub use check::check;
 pub(crate) use inputs::Lcg;
 
 /// Joint histograms of `y` against each column of `x`.
@@ -90,6 +91,15 @@ pub mod joint_hist_batched {
     #[variant(block_size = [32_768, 262_144])]
     pub fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block_size: usize) -> Result<(), Error> {
         super::cpu::par_samples(y, x, counts, block_size)
+    }
+
+    /// As `par_samples`, with blocks that scale with the work: `n` split into
+    /// `block_size` equal blocks per worker thread (the block parameter is a count
+    /// here), so every size keeps every core busy — a fixed block of 32 768 samples is
+    /// one block, and one busy core, at n = 30 000.
+    #[variant(block_size = [1, 4])]
+    pub fn par_split(y: &Codes, x: &Codes, counts: &mut [u32], block_size: usize) -> Result<(), Error> {
+        super::cpu::par_split(y, x, counts, block_size)
     }
 
     /// CUDA, shared-memory privatised tables merged into global memory (global

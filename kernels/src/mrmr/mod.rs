@@ -25,12 +25,14 @@
 //!   relevant; the same whenever `p ≤ 5 000`.
 //! - Scores are reported in nats; the reference prints bits (divide by `ln 2`).
 
-mod cli;
+mod api;
 mod compare;
 mod strategy;
 mod tuning;
 
-pub use cli::{Args, Command, Source, USAGE, parse_args};
+#[cfg(feature = "parquet")]
+pub use api::select_record_batch;
+pub use api::{Options, Report, StageTimes, select_dataset, select_floats, select_table};
 pub use compare::{Outcome, Timing, compare_strategies};
 pub use strategy::HistStrategy;
 pub use tuning::{TuningStatus, ensure_tuned};

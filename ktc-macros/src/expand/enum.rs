@@ -44,7 +44,7 @@ pub(super) fn variant_enum(g: &Gen) -> TokenStream {
 
             /// The kernel's descriptor: name, axes, variants and identity, as
             /// registered for `ktc retune` and the sweep.
-            pub fn kernel() -> &'static #krate::Tuner {
+            pub const fn kernel() -> &'static #krate::Tuner {
                 &__KTC_TUNER
             }
 

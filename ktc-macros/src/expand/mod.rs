@@ -16,10 +16,16 @@ use crate::args;
 use crate::check;
 use crate::ctxt::Ctxt;
 use crate::model::{self, Kernel, Mode, Variant};
+use crate::sources::CrateSources;
 
 /// `#[tunable(args)] item` → the module with the generated items, or the module as
 /// written (minus helper attributes) beside a `compile_error!` for every problem found.
 pub(crate) fn tunable(args: TokenStream, item: TokenStream) -> TokenStream {
+    tunable_in(args, item, &CrateSources::of_current_crate())
+}
+
+/// [`tunable`] for a kernel whose crate has these sources.
+pub(crate) fn tunable_in(args: TokenStream, item: TokenStream, sources: &CrateSources) -> TokenStream {
     let mut module = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Mod(m)) => m,
         Ok(other) => return with_error(item, not_a_module(&other)),
@@ -46,7 +52,7 @@ pub(crate) fn tunable(args: TokenStream, item: TokenStream) -> TokenStream {
     if !cx.is_ok() {
         return with_errors(kernel.module.into_token_stream(), cx);
     }
-    generate(&kernel)
+    generate(&kernel, sources)
 }
 
 fn with_error(item: TokenStream, error: syn::Error) -> TokenStream {
@@ -75,8 +81,8 @@ fn not_a_module(item: &Item) -> syn::Error {
 }
 
 /// The user's module with every generated item appended.
-pub(crate) fn generate(k: &Kernel) -> TokenStream {
-    let g = Gen::new(k);
+pub(crate) fn generate(k: &Kernel, sources: &CrateSources) -> TokenStream {
+    let g = Gen::new(k, sources);
     let generated =
         [r#enum::variant_enum(&g), dispatcher::dispatcher(&g), registry::tuner(&g), sweep::harness(&g)];
     let mut module: ItemMod = k.module.clone();
@@ -96,16 +102,18 @@ pub(crate) struct Gen<'a> {
     pub(crate) params: Vec<(&'a Ident, &'a Type, &'a Mode)>,
     /// The variants' return type, `()` when they return nothing.
     pub(crate) ret: TokenStream,
+    /// The kernel crate's source files and dependencies.
+    pub(crate) sources: &'a CrateSources,
 }
 
 impl<'a> Gen<'a> {
-    fn new(k: &'a Kernel) -> Gen<'a> {
+    fn new(k: &'a Kernel, sources: &'a CrateSources) -> Gen<'a> {
         let reference =
             k.variants.iter().enumerate().find(|(_, v)| v.args.reference.is_some()).expect("checked");
         let params =
             reference.1.params.iter().map(|p| (p.ident.as_ref().expect("checked"), &p.ty, &p.mode)).collect();
         let ret = reference.1.ret().map_or_else(|| quote!(()), ToTokens::to_token_stream);
-        Gen { k, krate: &k.krate, reference, params, ret }
+        Gen { k, krate: &k.krate, reference, params, ret, sources }
     }
 
     /// The parameter names, in order.

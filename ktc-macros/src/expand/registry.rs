@@ -28,7 +28,13 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
         quote!(#krate::__private::TunerAxis { name: #axis, kind: #krate::__private::AxisKind::#kind, grid: &[#(#values),*] })
     });
     let variants = g.k.variants.iter().map(|v| variant(g, v));
+    let files = g.sources.files.iter().map(|(path, hash)| quote!((#path, #hash)));
+    let deps = g.sources.dependencies.iter().map(|(name, version)| quote!((#name, #version)));
+    let features = g.sources.features.iter().map(|f| quote!((#f, ::core::cfg!(feature = #f))));
+    let tracked = tracked_files(g);
     quote! {
+        #tracked
+
         /// This kernel's registration in the tuner registry.
         #[doc(hidden)]
         #[#krate::__private::linkme::distributed_slice(#krate::__private::TUNERS)]
@@ -40,11 +46,31 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
                 crate_name: ::core::env!("CARGO_PKG_NAME"),
                 crate_version: ::core::env!("CARGO_PKG_VERSION"),
                 source_hash: #hash,
+                sources: &[#(#files),*],
+                dependencies: &[#(#deps),*],
+                features: &[#(#features),*],
+                build: #krate::__private::build_info!(),
             },
             axes: &[#(#axes),*],
             variants: &[#(#variants),*],
             sweep: __ktc_sweep,
         };
+    }
+}
+
+/// Every hashed source file, included (and dropped), so that cargo rebuilds the
+/// kernel's crate, and this macro hashes afresh, when any of them changes, even a file
+/// that is not one of this crate's modules.
+fn tracked_files(g: &Gen) -> TokenStream {
+    if g.sources.files.is_empty() {
+        return TokenStream::new();
+    }
+    let paths = g.sources.files.iter().map(|(path, _)| {
+        let rel = format!("/{path}");
+        quote!(::core::include_bytes!(::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), #rel)))
+    });
+    quote! {
+        const _: &[&[u8]] = &[#(#paths),*];
     }
 }
 

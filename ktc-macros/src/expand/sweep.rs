@@ -66,11 +66,11 @@ pub(super) fn harness(g: &Gen) -> TokenStream {
             #krate::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
         }
 
-        /// Tunes this kernel on the host running `cargo test`.
+        /// Tunes this kernel on the host running `cargo test` (in an optimised build).
         #[cfg(test)]
         #[test]
         fn ktc_sweep() {
-            #krate::__private::cargo_test(&__KTC_TUNER, ::core::option_env!("CARGO_TARGET_TMPDIR"))
+            #krate::__private::cargo_test(&__KTC_TUNER, #krate::__private::test_build!())
         }
     }
 }

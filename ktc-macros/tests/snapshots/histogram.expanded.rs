@@ -44,7 +44,7 @@ pub mod histogram {
         }
         /// The kernel's descriptor: name, axes, variants and identity, as
         /// registered for `ktc retune` and the sweep.
-        pub fn kernel() -> &'static ::ktc::Tuner {
+        pub const fn kernel() -> &'static ::ktc::Tuner {
             &__KTC_TUNER
         }
         /// The block sizes the sweep measures the variant with; empty when it takes none.
@@ -131,6 +131,11 @@ pub mod histogram {
                 ],
             )
     }
+    const _: &[&[u8]] = &[
+        ::core::include_bytes!(
+            ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")
+        ),
+    ];
     /// This kernel's registration in the tuner registry.
     #[doc(hidden)]
     #[::ktc::__private::linkme::distributed_slice(::ktc::__private::TUNERS)]
@@ -141,7 +146,14 @@ pub mod histogram {
         identity: ::ktc::__private::KernelIdentity {
             crate_name: ::core::env!("CARGO_PKG_NAME"),
             crate_version: ::core::env!("CARGO_PKG_VERSION"),
-            source_hash: "16a325120b598e36",
+            source_hash: "ff64f2c87e9093f6",
+            sources: &[("src/lib.rs", "0123456789abcdef")],
+            dependencies: &[("rayon", "1.12.0")],
+            features: &[
+                ("default", ::core::cfg!(feature = "default")),
+                ("simd", ::core::cfg!(feature = "simd")),
+            ],
+            build: ::ktc::__private::build_info!(),
         },
         axes: &[
             ::ktc::__private::TunerAxis {
@@ -284,13 +296,10 @@ pub mod histogram {
     ) -> ::core::result::Result<::ktc::__private::SweepReport, ::ktc::__private::Error> {
         ::ktc::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
     }
-    /// Tunes this kernel on the host running `cargo test`.
+    /// Tunes this kernel on the host running `cargo test` (in an optimised build).
     #[cfg(test)]
     #[test]
     fn ktc_sweep() {
-        ::ktc::__private::cargo_test(
-            &__KTC_TUNER,
-            ::core::option_env!("CARGO_TARGET_TMPDIR"),
-        )
+        ::ktc::__private::cargo_test(&__KTC_TUNER, ::ktc::__private::test_build!())
     }
 }

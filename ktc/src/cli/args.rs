@@ -42,6 +42,8 @@ pub(crate) enum Command {
     Plot(PlotArgs),
     /// Sweep the linked kernels on every device (only from a binary that links kernels).
     Retune(RetuneArgs),
+    /// Regret of a kernel's entry at sampled off-grid sizes (from a binary that links it).
+    Verify(super::verify::VerifyArgs),
     /// Upload local entries to the remote (never overwriting one there).
     Push(SyncArgs),
     /// Download this host's entries from the remote, each validated, none overwriting.
@@ -142,6 +144,9 @@ pub(crate) struct RetuneArgs {
     /// Time budget per kernel × device, in seconds.
     #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
     pub(crate) budget: Option<f64>,
+    /// Verify each kernel's entry and re-sweep only around the points it gets wrong.
+    #[arg(long)]
+    pub(crate) refine: bool,
 }
 
 fn parse_axis(s: &str) -> Result<(String, String), String> {

@@ -7,6 +7,7 @@ use super::args::{ExportArgs, ImportArgs};
 use super::context::{Ctx, Failure};
 use crate::{Entry, SCHEMA};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::PathBuf;
@@ -19,7 +20,7 @@ const MAX_BUNDLE_BYTES: u64 = 256 << 20;
 pub(crate) fn export(ctx: &Ctx, args: &ExportArgs) -> Result<String, Failure> {
     let entries: Vec<Entry> = ctx
         .cache
-        .list()
+        .list_with(&ctx.schemas())
         .into_iter()
         .filter(|l| args.kernel.as_ref().is_none_or(|k| *k == l.kernel))
         .filter_map(|l| l.entry.ok())
@@ -44,8 +45,14 @@ struct Imported {
 
 pub(crate) fn import(ctx: &Ctx, args: &ImportArgs) -> Result<String, Failure> {
     let values = read_bundle(&args.file)?;
-    let mut existing: Vec<(PathBuf, Entry)> =
-        ctx.cache.list().into_iter().filter_map(|l| l.entry.ok().map(|e| (l.path, e))).collect();
+    // By content digest: one pass over the store, one hash per bundle entry, so a large
+    // bundle against a large store stays linear.
+    let mut existing: HashMap<String, PathBuf> = ctx
+        .cache
+        .list_with(&ctx.schemas())
+        .into_iter()
+        .filter_map(|l| l.entry.ok().map(|e| (digest(&e), l.path)))
+        .collect();
     let mut result = Imported::default();
     for (index, value) in values.into_iter().enumerate() {
         let entry = match check(ctx, value) {
@@ -55,14 +62,15 @@ pub(crate) fn import(ctx: &Ctx, args: &ImportArgs) -> Result<String, Failure> {
                 continue;
             }
         };
-        if let Some((path, _)) = existing.iter().find(|(_, e)| *e == entry) {
+        let key = digest(&entry);
+        if let Some(path) = existing.get(&key) {
             result.present.push((index, path.clone()));
             continue;
         }
         match ctx.cache.import_entry(&entry) {
             Ok(path) => {
                 result.imported.push((index, path.clone()));
-                existing.push((path, entry));
+                existing.insert(key, path);
             }
             Err(e) => result.rejected.push((index, e.to_string())),
         }
@@ -80,6 +88,11 @@ pub(crate) fn import(ctx: &Ctx, args: &ImportArgs) -> Result<String, Failure> {
         ),
         output,
     })
+}
+
+/// A digest of the entry's content: equal entries serialise to the same bytes.
+fn digest(entry: &Entry) -> String {
+    blake3::hash(&serde_json::to_vec(entry).unwrap_or_default()).to_hex().to_string()
 }
 
 /// The bundle's entries as raw JSON values, after checking the envelope.
@@ -124,12 +137,8 @@ fn check(ctx: &Ctx, value: Value) -> Result<Entry, String> {
             return Err(format!("{what} `{name}` is not a safe folder name"));
         }
     }
-    if entry.code_version != entry.provenance.code_version() {
-        return Err(format!("code_version `{}` is not the hash of its provenance", entry.code_version));
-    }
-    if entry.created.as_str() > crate::now_rfc3339().as_str() {
-        return Err(format!("created `{}` is in the future", entry.created));
-    }
+    // The rules a local read applies, so what import refuses is never served either.
+    crate::store::check_entry(&entry)?;
     let schema = ctx.tuner(&entry.kernel).map(|t| t.schema());
     entry.table().validate(schema.as_ref()).map_err(|e| format!("invalid decision table: {e}"))?;
     Ok(entry)

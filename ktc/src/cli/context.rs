@@ -3,8 +3,8 @@
 
 use super::args::Cli;
 use crate::registry::{Tuner, discover_tuners};
-use crate::{Entry, KernelTuningCache};
-use std::path::PathBuf;
+use crate::{KernelSchema, KernelTuningCache};
+use std::collections::BTreeMap;
 
 /// Why a subcommand failed: the exit code, a message saying what to do next, and any
 /// output to print before it (a partial import's report).
@@ -71,23 +71,9 @@ impl Ctx {
         self.tuners.iter().copied().find(|t| t.name == kernel)
     }
 
-    /// The entry of `kernel` under this fingerprint that `list` judges current.
-    pub(crate) fn current_entry(&self, kernel: &str) -> Result<(PathBuf, Entry), Failure> {
-        let judged = super::status::judge(self);
-        let found = judged.into_iter().find(|j| {
-            j.listed.kernel == kernel
-                && j.listed.fingerprint == self.cache.fingerprint()
-                && matches!(j.status, super::status::Status::Current)
-        });
-        match found.and_then(|j| j.listed.entry.ok().map(|e| (j.listed.path, e))) {
-            Some(found) => Ok(found),
-            None => Err(Failure::error(format!(
-                "no current entry for `{kernel}` on {} in {}; `ktc list` shows what the store holds, \
-                 `retune {kernel}` (from a binary linking the kernel) or its crate's `cargo test` tunes it",
-                self.cache.fingerprint(),
-                self.cache.root().display()
-            ))),
-        }
+    /// The schema of every linked kernel, by name: what its dispatcher validates with.
+    pub(crate) fn schemas(&self) -> BTreeMap<String, KernelSchema> {
+        self.tuners.iter().map(|t| (t.name.to_owned(), t.schema())).collect()
     }
 
     /// `value` as pretty JSON text with a final newline.

@@ -40,7 +40,7 @@ pub(crate) fn run(ctx: &Ctx, args: &ExplainArgs) -> Result<String, Failure> {
 }
 
 fn from_store(ctx: &Ctx, args: &ExplainArgs) -> Result<Explained, Failure> {
-    let (path, entry) = match ctx.current_entry(&args.kernel) {
+    let (path, entry) = match super::status::current_entry(ctx, &args.kernel) {
         Ok(found) => found,
         Err(failure) => {
             return Ok(Explained {

@@ -17,6 +17,7 @@ pub(crate) fn run(ctx: &Ctx, args: &GcArgs) -> Result<String, Failure> {
             .iter()
             .map(|t| (t.name.to_owned(), Provenance::current(&t.identity).code_version()))
             .collect(),
+        schemas: ctx.schemas(),
     };
     let report = ctx
         .cache

@@ -15,7 +15,7 @@
 //!
 //! Subcommands: `fingerprint`, `list`, `show KERNEL`, `explain KERNEL --axis N=V ...`,
 //! `gc [--dry-run] [--keep N]`, `export --out FILE`, `import FILE`,
-//! `plot KERNEL --out FILE.svg`, `retune [KERNEL...]`. `--cache-dir DIR` (else
+//! `plot KERNEL --out FILE.svg`, `retune [--refine] [KERNEL...]`, `verify KERNEL [--points K]`. `--cache-dir DIR` (else
 //! `KTC_CACHE_DIR`) chooses the store, `--fingerprint FP` the fingerprint read.
 //!
 //! Exit codes: 0 ok, 1 error (the message says what to do next), 2 bad usage.
@@ -31,9 +31,14 @@
 //! host's fingerprints — the CUDA driver, NVRTC and GPU are judged, and of several code
 //! versions of one (fingerprint, kernel) the one holding the newest entry is current
 //! and the others are stale against it. Of the entries of one code version the newest
-//! is current and the older are superseded (what `gc` removes). `gc` removes stale
-//! entries only when judged against linked kernels: from the plain binary, a rustc or
-//! ktc version of its own says nothing certain about the kernel's program.
+//! is current and the older are superseded. A linked kernel's entries are validated
+//! against its schema (variants, block sizes, axes) exactly as its dispatcher does, so
+//! the entry called current is the one it serves. `gc` never removes that entry: for an
+//! unlinked kernel, whose schema is unknown, it removes a superseded entry only when a
+//! newer one is certain to be valid whenever it is (see `KernelTuningCache::gc`). `gc`
+//! removes stale entries only when judged against linked kernels: from the plain
+//! binary, a rustc or ktc version of its own says nothing certain about the kernel's
+//! program.
 //!
 //! # JSON shapes (`--json`), stable
 //!
@@ -60,6 +65,11 @@
 //! - `retune`: `{"outcomes": [{"kernel", "device", "fingerprint", "entry": FILE|null,
 //!   "error": STR|null, "regions": [REGION], "excluded": [EXCLUSION]}], "unknown":
 //!   [STR]}`.
+//! - `verify`: `{"kernel", "entry": FILE, "threshold", "points": [{"point", "chosen",
+//!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}}],
+//!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
+//!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
+//!   "skipped": [STR]}` (exit 1 when a region is flagged).
 
 mod args;
 mod bundle;
@@ -74,6 +84,7 @@ mod retune;
 mod show;
 mod status;
 mod table;
+mod verify;
 
 use args::{Cli, Command};
 use clap::Parser;
@@ -133,6 +144,7 @@ fn dispatch(ctx: &Ctx, command: Command) -> Result<String, Failure> {
         Command::Import(a) => bundle::import(ctx, &a),
         Command::Plot(a) => plot::run(ctx, &a),
         Command::Retune(a) => retune::run(ctx, &a),
+        Command::Verify(a) => verify::run(ctx, &a),
         Command::Push(a) => remote::sync(ctx, &a, remote::Direction::Push),
         Command::Pull(a) => remote::sync(ctx, &a, remote::Direction::Pull),
         Command::Remote(a) => remote::run(ctx, &a),

@@ -3,7 +3,7 @@
 use super::args::RetuneArgs;
 use super::context::{Ctx, Failure};
 use crate::retune::{RetuneOptions, retune_all};
-use crate::sweep::{SweepMode, SweepOptions};
+use crate::sweep::{SweepMode, SweepOptions, SweepTask};
 use serde_json::json;
 use std::time::Duration;
 
@@ -24,6 +24,7 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
             cache_dir: Some(ctx.cache.root().to_path_buf()),
             fingerprint: ctx.fingerprint.clone(),
             progress: !ctx.json,
+            task: if args.refine { SweepTask::Refine(Default::default()) } else { SweepTask::Tune },
             ..defaults
         },
     };

@@ -1,14 +1,28 @@
 //! `ktc show KERNEL`: the current entry's decision table and its measurements.
+//!
+//! The text is bounded whatever the entry holds: at most [`MAX_REGIONS`] regions,
+//! [`MAX_POINTS`] × [`MAX_SERIES`] measurement cells and [`MAX_EXCLUSIONS`] exclusion
+//! lines, each cut said so (`--json` prints everything). The work is linear in the
+//! entry's size plus the shown cells.
 
 use super::context::{Ctx, Failure};
 use super::table;
-use crate::{AxisValue, Entry, Measurement};
+use crate::{AxisValue, DecisionTable, Entry, Measurement};
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
+/// Regions printed; real sweeps produce a few dozen.
+const MAX_REGIONS: usize = 200;
+/// Grid points (rows) of the measurement table.
+const MAX_POINTS: usize = 100;
+/// (variant, block size) series (columns) of the measurement table.
+const MAX_SERIES: usize = 12;
+/// Distinct exclusion lines.
+const MAX_EXCLUSIONS: usize = 50;
+
 pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
-    let (path, entry) = ctx.current_entry(kernel)?;
+    let (path, entry) = super::status::current_entry(ctx, kernel)?;
     if ctx.json {
         return Ok(Ctx::json_text(&json!({"path": path, "status": "current", "entry": entry})));
     }
@@ -24,8 +38,15 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
         let _ = writeln!(out, "reproduce:    {command}");
     }
     let _ = writeln!(out, "\ndecision table (first match wins):");
-    for line in entry.table().to_string().lines() {
+    let shown = DecisionTable {
+        axes: entry.axes.clone(),
+        regions: entry.regions.iter().take(MAX_REGIONS).cloned().collect(),
+    };
+    for line in shown.to_string().lines() {
         let _ = writeln!(out, "  {line}");
+    }
+    if entry.regions.len() > MAX_REGIONS {
+        let _ = writeln!(out, "  … {} more regions (`--json` prints all)", entry.regions.len() - MAX_REGIONS);
     }
     if !entry.measurements.is_empty() {
         let _ = writeln!(out, "\nmedian time per grid point (* = chosen):");
@@ -33,22 +54,36 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
             let _ = writeln!(out, "  {line}");
         }
     }
-    // One line per distinct exclusion: a reason shared by many grid points (a skipped
-    // residency, say) is said once, with the count.
-    let mut seen: Vec<(String, usize)> = Vec::new();
+    exclusions(&entry, &mut out);
+    Ok(out)
+}
+
+/// One line per distinct exclusion: a reason shared by many grid points (a skipped
+/// residency, say) is said once, with the count.
+fn exclusions(entry: &Entry, out: &mut String) {
+    let mut order: Vec<String> = Vec::new();
+    let mut counts: HashMap<String, usize> = HashMap::new();
     for e in &entry.excluded {
         let block = e.block_size.map(|b| format!(", block {b}")).unwrap_or_default();
         let line = format!("excluded {}{block}: {}", e.variant, e.reason);
-        match seen.iter_mut().find(|(l, _)| *l == line) {
-            Some((_, count)) => *count += 1,
-            None => seen.push((line, 1)),
+        let count = counts.entry(line.clone()).or_insert(0);
+        if *count == 0 {
+            order.push(line);
         }
+        *count += 1;
     }
-    for (line, count) in seen {
+    for line in order.iter().take(MAX_EXCLUSIONS) {
+        let count = counts[line];
         let times = if count > 1 { format!(" ({count} grid points)") } else { String::new() };
         let _ = writeln!(out, "{line}{times}");
     }
-    Ok(out)
+    if order.len() > MAX_EXCLUSIONS {
+        let _ = writeln!(
+            out,
+            "… {} more distinct exclusions (`--json` prints all)",
+            order.len() - MAX_EXCLUSIONS
+        );
+    }
 }
 
 /// The label of a (variant, block size) series: `threaded/262144`.
@@ -89,47 +124,86 @@ pub(crate) fn query_of(point: &BTreeMap<String, serde_json::Value>) -> Vec<(&str
         .collect()
 }
 
-/// Whether the entry's table chooses `m`'s (variant, block size) at `m`'s point.
-fn is_chosen(entry: &Entry, m: &Measurement) -> bool {
-    let query = query_of(&m.point);
-    entry.table().lookup(&query).is_some_and(|(_, r)| r.variant == m.variant && r.block_size == m.block_size)
-}
-
+/// The measurements as a grid: one row per point, one column per series, in
+/// first-measured order; a cell per (point, series), the table's choice starred. One
+/// pass indexes every measurement; only the shown cells are formatted.
 fn measurement_table(entry: &Entry) -> String {
     let mut series: Vec<String> = Vec::new();
-    let mut points: Vec<String> = Vec::new();
+    let mut series_index: HashMap<String, usize> = HashMap::new();
+    let mut points: Vec<&Measurement> = Vec::new();
+    let mut point_index: HashMap<String, usize> = HashMap::new();
+    let mut cells: HashMap<(usize, usize), &Measurement> = HashMap::new();
     for m in &entry.measurements {
-        let s = series_label(&m.variant, m.block_size);
-        if !series.contains(&s) {
-            series.push(s);
-        }
-        let p = point_label(entry, m);
-        if !points.contains(&p) {
-            points.push(p);
-        }
+        let label = series_label(&m.variant, m.block_size);
+        let s = *series_index.entry(label.clone()).or_insert_with(|| {
+            series.push(label);
+            series.len() - 1
+        });
+        let p = *point_index.entry(point_label(entry, m)).or_insert_with(|| {
+            points.push(m);
+            points.len() - 1
+        });
+        cells.entry((p, s)).or_insert(m);
     }
-    let mut rows =
-        vec![std::iter::once("point".to_owned()).chain(series.iter().cloned()).collect::<Vec<_>>()];
-    for p in &points {
-        let mut row = vec![p.clone()];
-        for s in &series {
-            let cell = entry
-                .measurements
-                .iter()
-                .find(|m| point_label(entry, m) == *p && series_label(&m.variant, m.block_size) == *s)
-                .map_or_else(
-                    || "-".to_owned(),
-                    |m| {
-                        format!(
-                            "{}{}",
-                            table::duration(m.median_ns),
-                            if is_chosen(entry, m) { " *" } else { "" }
-                        )
-                    },
-                );
-            row.push(cell);
+    let table = entry.table();
+    let shown_series = series.len().min(MAX_SERIES);
+    let mut header = vec!["point".to_owned()];
+    header.extend(series.iter().take(shown_series).cloned());
+    if series.len() > shown_series {
+        header.push(format!("… {} more series", series.len() - shown_series));
+    }
+    let mut rows = vec![header];
+    for (p, first) in points.iter().enumerate().take(MAX_POINTS) {
+        // The table's choice depends on the point only: looked up once per row.
+        let chosen =
+            table.lookup(&query_of(&first.point)).map(|(_, r)| series_label(&r.variant, r.block_size));
+        let mut row = vec![point_label(entry, first)];
+        for (s, label) in series.iter().enumerate().take(shown_series) {
+            row.push(cells.get(&(p, s)).map_or_else(
+                || "-".to_owned(),
+                |m| {
+                    let star = if chosen.as_ref() == Some(label) { " *" } else { "" };
+                    format!("{}{star}", table::duration(m.median_ns))
+                },
+            ));
         }
         rows.push(row);
     }
-    table::render(&rows)
+    let mut text = table::render(&rows);
+    if points.len() > MAX_POINTS {
+        let _ = writeln!(text, "… {} more grid points (`--json` prints all)", points.len() - MAX_POINTS);
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Axis, KernelIdentity, KernelTuningCache, Provenance, Region};
+
+    /// 1000 measurements, each its own variant and point: the adversarial run's 120 KB
+    /// entry that printed 6 MB in two minutes.
+    fn wide_entry(n: usize) -> Entry {
+        let cache = KernelTuningCache::open(std::env::temp_dir()).unwrap().with_fingerprint("fp");
+        let table = DecisionTable { axes: vec![Axis::numeric("n")], regions: vec![Region::new("v0")] };
+        let mut entry = cache.new_entry("wide", &Provenance::current(&KernelIdentity::UNSPECIFIED), table);
+        entry.measurements = (0..n)
+            // Through serde, as a stored entry is read, so fields added later with a
+            // default need no change here.
+            .map(|i| {
+                let m = json!({"point": {"n": i + 1}, "variant": format!("v{i}"), "median_ns": 1000.0 + i as f64, "spread_ns": 1.0, "runs": 5});
+                serde_json::from_value::<Measurement>(m).unwrap()
+            })
+            .collect();
+        entry
+    }
+
+    #[test]
+    fn the_measurement_table_is_bounded() {
+        let text = measurement_table(&wide_entry(1000));
+        assert!(text.lines().count() <= MAX_POINTS + 2, "{} lines", text.lines().count());
+        assert!(text.len() < 64 << 10, "{} bytes", text.len());
+        assert!(text.contains("… 988 more series") && text.contains("… 900 more grid points"), "{text}");
+        assert!(text.lines().nth(1).unwrap().contains('*'), "the chosen cell is starred");
+    }
 }

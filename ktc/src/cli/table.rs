@@ -30,7 +30,9 @@ pub(crate) fn duration(ns: f64) -> String {
         n if n < 1e3 => format!("{n:.0} ns"),
         n if n < 1e6 => format!("{:.1} µs", n / 1e3),
         n if n < 1e9 => format!("{:.2} ms", n / 1e6),
-        n => format!("{:.2} s", n / 1e9),
+        // Beyond days, an exponent keeps the cell short (a hostile 9e307 ns included).
+        n if n < 1e15 => format!("{:.2} s", n / 1e9),
+        n => format!("{:.2e} s", n / 1e9),
     }
 }
 
@@ -51,5 +53,6 @@ mod tests {
         assert_eq!(duration(12_345.0), "12.3 µs");
         assert_eq!(duration(4_560_000.0), "4.56 ms");
         assert_eq!(duration(1.2e9), "1.20 s");
+        assert_eq!(duration(9e307), "9.00e298 s");
     }
 }

@@ -11,6 +11,7 @@ mod compiled;
 mod display;
 mod validate;
 
+pub(crate) use compact::compact_regions_within;
 pub use compact::{GridValues, Winner, compact_regions, grid_regions};
 pub use compiled::CompiledTable;
 pub use validate::{InvalidTable, KernelSchema};

@@ -10,6 +10,8 @@
 //! here in [`Dispatch::from_entry`] and [`Dispatch::fallback`], which never panic and
 //! warn once. This module depends on the decision table and the registry only.
 
+mod device;
+
 use crate::decision::{AxisValue, CompiledTable, DecisionTable, Region};
 use crate::entry::Entry;
 use crate::registry::Tuner;
@@ -81,6 +83,8 @@ pub struct Dispatch {
     regions: Vec<Region>,
     entry: Option<PathBuf>,
     fallback_reason: Option<String>,
+    /// The host's other GPUs, for calls on them (`None`: one GPU or none).
+    devices: Option<Box<device::Devices>>,
 }
 
 impl Dispatch {
@@ -130,6 +134,7 @@ impl Dispatch {
             regions: table.regions,
             entry: Some(path),
             fallback_reason: None,
+            devices: None,
         }
     }
 
@@ -154,6 +159,7 @@ impl Dispatch {
             regions: table.regions,
             entry: None,
             fallback_reason: Some(reason),
+            devices: None,
         }
     }
 
@@ -162,8 +168,9 @@ impl Dispatch {
     /// allocation, lock, syscall or formatting.
     #[inline(always)]
     pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
+        let this = self.on_current_device();
         // `cells[c]` is `choice_in(region_of_cell(c))`, as `explain` reads it.
-        self.cells.get(self.index.cell(axes)).copied().unwrap_or(self.none)
+        this.cells.get(this.index.cell(axes)).copied().unwrap_or(this.none)
     }
 
     /// The choice for region `region` as [`CompiledTable::find`] returns it.
@@ -175,6 +182,10 @@ impl Dispatch {
     /// What [`choose`](Dispatch::choose) picks for these axis values, and why: the same
     /// lookup, then the region's description.
     pub fn explain(&self, axes: &[AxisValue<'_>]) -> Choice {
+        let this = self.on_current_device();
+        if !std::ptr::eq(this, self) {
+            return this.explain(axes);
+        }
         let region = self.index.find(axes);
         let (variant_index, block) = self.choice_in(region);
         let variant = &self.tuner.variants[variant_index];

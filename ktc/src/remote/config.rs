@@ -6,6 +6,9 @@ use std::time::Duration;
 
 /// How long dispatch waits for the remote when `KTC_REMOTE_TIMEOUT_MS` is unset.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+/// The longest wait `KTC_REMOTE_TIMEOUT_MS` may ask for: a first call must finish in
+/// bounded time however the variable is set (and a push waits a few timeouts).
+const MAX_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A parsed remote location.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,21 +94,52 @@ pub fn open(url: &RemoteUrl, timeout: Duration) -> Result<Box<dyn RemoteBackend>
     }
 }
 
-/// `KTC_REMOTE_TIMEOUT_MS` (a positive whole number of milliseconds), else 2 s. An
-/// unusable value is warned about once and the default used.
+/// `KTC_REMOTE_TIMEOUT_MS` (a positive whole number of milliseconds, at most 60 s),
+/// else 2 s. An unusable value is warned about once and the default used; a larger one
+/// is warned about and capped.
 pub fn remote_timeout() -> Duration {
     match std::env::var("KTC_REMOTE_TIMEOUT_MS") {
         Err(_) => DEFAULT_TIMEOUT,
-        Ok(v) => match v.trim().parse::<u64>() {
-            Ok(ms) if ms > 0 => Duration::from_millis(ms),
-            _ => {
-                crate::warn_once(format!(
-                    "KTC_REMOTE_TIMEOUT_MS={v:?} is not a positive number of milliseconds; using {} ms",
-                    DEFAULT_TIMEOUT.as_millis()
-                ));
-                DEFAULT_TIMEOUT
-            }
-        },
+        Ok(v) => parse_timeout(&v).unwrap_or_else(|warning| {
+            crate::warn_once(warning.message);
+            warning.used
+        }),
+    }
+}
+
+/// What a `KTC_REMOTE_TIMEOUT_MS` value that is not used as given becomes, and why.
+#[derive(Debug, PartialEq)]
+struct TimeoutWarning {
+    used: Duration,
+    message: String,
+}
+
+fn parse_timeout(v: &str) -> Result<Duration, TimeoutWarning> {
+    match v.trim().parse::<u64>() {
+        Ok(ms) if ms > 0 && Duration::from_millis(ms) <= MAX_TIMEOUT => Ok(Duration::from_millis(ms)),
+        Ok(ms) if ms > 0 => Err(TimeoutWarning {
+            used: MAX_TIMEOUT,
+            message: format!(
+                "KTC_REMOTE_TIMEOUT_MS={ms} is longer than the {} ms limit; using {} ms",
+                MAX_TIMEOUT.as_millis(),
+                MAX_TIMEOUT.as_millis()
+            ),
+        }),
+        // Digits too many for u64 are a huge wait too, not a typo to ignore.
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Err(TimeoutWarning {
+            used: MAX_TIMEOUT,
+            message: format!(
+                "KTC_REMOTE_TIMEOUT_MS={v:?} is out of range; using {} ms",
+                MAX_TIMEOUT.as_millis()
+            ),
+        }),
+        _ => Err(TimeoutWarning {
+            used: DEFAULT_TIMEOUT,
+            message: format!(
+                "KTC_REMOTE_TIMEOUT_MS={v:?} is not a positive number of milliseconds; using {} ms",
+                DEFAULT_TIMEOUT.as_millis()
+            ),
+        }),
     }
 }
 
@@ -133,6 +167,22 @@ mod tests {
         );
         for bad in ["file://relative", "s3:///x", "http://x", "/srv/ktc", "s3://b/../x"] {
             assert!(matches!(RemoteUrl::parse(bad), Err(RemoteError::Config(_))), "{bad}");
+        }
+    }
+
+    #[test]
+    fn timeouts_are_bounded() {
+        assert_eq!(parse_timeout("300"), Ok(Duration::from_millis(300)));
+        assert_eq!(parse_timeout(" 60000 "), Ok(MAX_TIMEOUT));
+        for huge in ["60001", "18446744073709551615", "99999999999999999999999"] {
+            let warning = parse_timeout(huge).unwrap_err();
+            assert_eq!(warning.used, MAX_TIMEOUT, "{huge}");
+            assert!(warning.message.contains("60000 ms"), "{}", warning.message);
+            // A push waits five timeouts: that must not overflow either.
+            assert!(warning.used.checked_mul(5).is_some());
+        }
+        for bad in ["0", "-1", "2s", ""] {
+            assert_eq!(parse_timeout(bad).unwrap_err().used, DEFAULT_TIMEOUT, "{bad}");
         }
     }
 

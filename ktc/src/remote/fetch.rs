@@ -169,3 +169,30 @@ fn warned(message: String) -> String {
     crate::warn_once(message.clone());
     message
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::decision::{Axis, DecisionTable, Region};
+    use crate::remote::FolderBackend;
+    use crate::{KernelIdentity, Provenance};
+
+    /// A remote holding a copy dated 2099 (a host with a bad clock pushed it): the first
+    /// use takes the newest entry that is not ahead of this host's clock.
+    #[test]
+    fn a_future_dated_remote_entry_is_passed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let remote_store = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("fp");
+        let table = DecisionTable { axes: vec![Axis::numeric("n")], regions: vec![Region::new("serial")] };
+        let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
+        let good = remote_store.update_with("k", &provenance, table).unwrap();
+        let future = good.with_file_name("20991231T235959.999999Z-00000000000000ff.json");
+        std::fs::copy(&good, &future).unwrap();
+
+        let schema =
+            KernelSchema { axes: vec![Axis::numeric("n")], variants: vec![("serial".into(), vec![])] };
+        let folder = format!("fp/k/{}/", provenance.code_version());
+        let found = newest_valid(&FolderBackend::new(dir.path()), &folder, "k", &schema).unwrap().unwrap();
+        assert_eq!(Some(found.key.name.as_str()), good.file_name().and_then(|n| n.to_str()));
+    }
+}

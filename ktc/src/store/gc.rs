@@ -2,10 +2,12 @@
 //! code versions.
 
 use super::KernelTuningCache;
-use super::read::{Key, Skipped, candidates, read_entry, read_names, subfolders};
-use super::write::TMP_PREFIX;
+use super::name::{Key, TMP_PREFIX};
+use super::read::{Skipped, candidates, read_entry, read_names, subfolders, vanished};
+use crate::decision::KernelSchema;
+use crate::entry::Entry;
 use crate::error::Error;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -26,11 +28,22 @@ pub struct GcOptions {
     /// Kernel name → its current code version: for the kernels named, the entries of
     /// this cache's fingerprint under every other code version are removed.
     pub current_code_versions: BTreeMap<String, String>,
+    /// Kernel name → its schema: entries of the kernels named are validated exactly as
+    /// their dispatcher validates them. For other kernels gc cannot tell which entry a
+    /// dispatcher would serve, so it keeps every entry that could be the one (see
+    /// [`gc`](KernelTuningCache::gc)).
+    pub schemas: BTreeMap<String, KernelSchema>,
 }
 
 impl Default for GcOptions {
     fn default() -> Self {
-        GcOptions { keep: 1, dry_run: false, remove_invalid: false, current_code_versions: BTreeMap::new() }
+        GcOptions {
+            keep: 1,
+            dry_run: false,
+            remove_invalid: false,
+            current_code_versions: BTreeMap::new(),
+            schemas: BTreeMap::new(),
+        }
     }
 }
 
@@ -49,6 +62,13 @@ impl KernelTuningCache {
     /// Removes superseded entries (beyond the newest `keep` valid ones per key, over all
     /// fingerprints), temp files older than ten minutes, and what `options` adds.
     ///
+    /// gc never removes an entry a dispatcher would serve. With the kernel's schema in
+    /// [`GcOptions::schemas`], "valid" is what the dispatcher checks. Without it, an
+    /// older entry is removed only when `keep` newer entries are each certain to be
+    /// valid whenever it is (same axes, and only (variant, block size) pairs that it
+    /// uses too); an entry with, say, a variant the kernel lacks never vouches for the
+    /// entries before it. Entries dated beyond the allowed clock skew are invalid.
+    ///
     /// # Errors
     /// [`Error::Io`] when a file cannot be removed; unreadable folders and invalid files
     /// are reported in [`GcReport::invalid`] instead.
@@ -64,7 +84,12 @@ impl KernelTuningCache {
                     let stale = current.is_some_and(|c| *c != code_version);
                     let keep = if stale { 0 } else { options.keep };
                     let key = Key { fingerprint: &fingerprint, kernel: &kernel, code_version: &code_version };
-                    sweep_key(&dir, key, keep, options.remove_invalid, &mut report, &mut doomed);
+                    let sweep = Sweep {
+                        keep,
+                        remove_invalid: options.remove_invalid,
+                        schema: options.schemas.get(&kernel),
+                    };
+                    sweep.key(&dir, key, &mut report, &mut doomed);
                     old_temp_files(&dir, &mut report.invalid, &mut doomed);
                 }
             }
@@ -78,32 +103,60 @@ impl KernelTuningCache {
     }
 }
 
-/// Marks the valid entries of one key beyond the newest `keep`, and invalid files when
-/// asked; counts the kept ones.
-fn sweep_key(
-    dir: &Path,
-    key: Key<'_>,
+/// How one key's folder is swept.
+struct Sweep<'a> {
     keep: usize,
     remove_invalid: bool,
-    report: &mut GcReport,
-    doomed: &mut Vec<PathBuf>,
-) {
-    let mut valid = 0;
-    for path in candidates(dir, &mut report.invalid).into_iter().rev() {
-        match read_entry(&path, key, None) {
-            Ok(_) if valid < keep => {
-                valid += 1;
-                report.kept += 1;
-            }
-            Ok(_) => doomed.push(path),
-            Err(reason) => {
-                if remove_invalid && fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
-                    doomed.push(path.clone());
+    schema: Option<&'a KernelSchema>,
+}
+
+/// What an entry needs of the kernel's schema: its axes and (variant, block size) pairs.
+type Needs = (Vec<crate::decision::Axis>, BTreeSet<(String, Option<usize>)>);
+
+impl Sweep<'_> {
+    /// Marks the valid entries of one key that a dispatcher can no longer serve, and
+    /// invalid files when asked; counts the kept ones.
+    fn key(&self, dir: &Path, key: Key<'_>, report: &mut GcReport, doomed: &mut Vec<PathBuf>) {
+        // Newer valid entries, newest first, with what each needs of the schema.
+        let mut newer: Vec<Needs> = Vec::new();
+        for path in candidates(dir, &mut report.invalid).into_iter().rev() {
+            match read_entry(&path, key, self.schema) {
+                Ok(entry) => {
+                    let needs = needs(&entry);
+                    if self.served_before(&newer, &needs) {
+                        doomed.push(path);
+                    } else {
+                        report.kept += 1;
+                    }
+                    newer.push(needs);
                 }
-                report.invalid.push(Skipped { path, reason });
+                // Another gc removed it: nothing to do.
+                Err(_) if vanished(&path) => {}
+                Err(reason) => {
+                    if self.remove_invalid && fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
+                        doomed.push(path.clone());
+                    }
+                    report.invalid.push(Skipped { path, reason });
+                }
             }
         }
     }
+
+    /// Whether at least `keep` of the newer entries are served before an entry needing
+    /// `needs`, whatever the kernel's schema is.
+    fn served_before(&self, newer: &[Needs], needs: &Needs) -> bool {
+        if self.schema.is_some() {
+            // Validated with the schema: every newer valid entry is served first.
+            return newer.len() >= self.keep;
+        }
+        let vouching = newer.iter().filter(|n| n.0 == needs.0 && n.1.is_subset(&needs.1));
+        vouching.take(self.keep).count() >= self.keep
+    }
+}
+
+fn needs(entry: &Entry) -> Needs {
+    let pairs = entry.regions.iter().map(|r| (r.variant.clone(), r.block_size)).collect();
+    (entry.axes.clone(), pairs)
 }
 
 /// Marks temp files last modified more than [`TMP_GRACE`] ago.

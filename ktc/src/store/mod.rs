@@ -7,15 +7,21 @@
 //! entry. `gc` removes superseded entries.
 
 mod gc;
+mod name;
 mod read;
+#[cfg(test)]
+mod read_tests;
 mod time;
 mod write;
 
 pub use gc::{GcOptions, GcReport};
-pub(crate) use read::{Key, MAX_ENTRY_BYTES, read_names, subfolders, validate_entry_bytes};
+#[cfg(feature = "cli")]
+pub(crate) use name::check_entry;
+pub(crate) use name::{Key, TMP_PREFIX, is_entry_file_name};
 pub use read::{Listed, Lookup, LookupStatus, Skipped};
+pub(crate) use read::{MAX_ENTRY_BYTES, read_names, subfolders, validate_entry_bytes};
 pub use time::now_rfc3339;
-pub(crate) use write::{TMP_PREFIX, is_entry_file_name, link_if_absent, sync_dir, write_temp};
+pub(crate) use write::{link_if_absent, sync_dir, write_temp};
 
 use crate::decision::{Axis, AxisValue, Condition, DecisionTable, KernelSchema, Region};
 use crate::entry::{Entry, SCHEMA};

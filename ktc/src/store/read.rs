@@ -1,10 +1,11 @@
 //! Reading: the newest valid entry of a key, stale detection, and listing.
 
-use super::write::{TMP_PREFIX, is_entry_file_name};
+use super::name::{Key, TMP_PREFIX, check_entry, future_dated, is_entry_file_name};
 use super::{KernelTuningCache, is_slug};
 use crate::decision::{KernelSchema, Region};
 use crate::entry::{Entry, SCHEMA};
 use crate::provenance::{FieldChange, Provenance};
+use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -98,13 +99,9 @@ pub struct Listed {
     pub entry: Result<Entry, String>,
 }
 
-/// The folder names an entry must repeat inside.
-#[derive(Clone, Copy)]
-pub(crate) struct Key<'a> {
-    pub(crate) fingerprint: &'a str,
-    pub(crate) kernel: &'a str,
-    pub(crate) code_version: &'a str,
-}
+/// How many times a lookup lists a folder again after files it listed vanished (a gc
+/// removing superseded entries under a reader): each new listing names what gc kept.
+const RELISTS: usize = 16;
 
 impl KernelTuningCache {
     /// The newest valid entry of `kernel` for this fingerprint and
@@ -182,6 +179,12 @@ impl KernelTuningCache {
     /// Every entry file in the store, over all fingerprints, kernels and code versions,
     /// sorted by path, each parsed and validated (without a kernel schema).
     pub fn list(&self) -> Vec<Listed> {
+        self.list_with(&BTreeMap::new())
+    }
+
+    /// As [`list`](Self::list), validating the entries of each kernel named in `schemas`
+    /// against its schema, exactly as its dispatcher does.
+    pub fn list_with(&self, schemas: &BTreeMap<String, KernelSchema>) -> Vec<Listed> {
         let mut ignored = Vec::new();
         let mut listed = Vec::new();
         for (fingerprint, fp_dir) in subfolders(&self.root, &mut ignored) {
@@ -189,7 +192,10 @@ impl KernelTuningCache {
                 for (code_version, dir) in subfolders(&k_dir, &mut ignored) {
                     let key = Key { fingerprint: &fingerprint, kernel: &kernel, code_version: &code_version };
                     for path in candidates(&dir, &mut ignored) {
-                        let entry = read_entry(&path, key, None);
+                        let entry = read_entry(&path, key, schemas.get(&kernel));
+                        if entry.is_err() && vanished(&path) {
+                            continue;
+                        }
                         listed.push(Listed {
                             path,
                             fingerprint: fingerprint.clone(),
@@ -214,15 +220,39 @@ fn newest_valid(
     schema: Option<&KernelSchema>,
     skipped: &mut Vec<Skipped>,
 ) -> Option<(PathBuf, Entry)> {
-    let mut files = candidates(dir, skipped);
-    files.reverse();
-    for path in files {
-        match read_entry(&path, key, schema) {
-            Ok(entry) => return Some((path, entry)),
-            Err(reason) => skipped.push(Skipped { path, reason }),
+    newest_valid_listed(|skipped| candidates(dir, skipped), key, schema, skipped)
+}
+
+/// As [`newest_valid`] over the files `list` names (oldest first). A file that vanishes
+/// between the listing and the read was removed by a gc that kept something newer, so
+/// the folder is listed again instead of reporting nothing.
+pub(super) fn newest_valid_listed(
+    mut list: impl FnMut(&mut Vec<Skipped>) -> Vec<PathBuf>,
+    key: Key<'_>,
+    schema: Option<&KernelSchema>,
+    skipped: &mut Vec<Skipped>,
+) -> Option<(PathBuf, Entry)> {
+    for attempt in 0..RELISTS {
+        let mut any_vanished = false;
+        for path in list(skipped).into_iter().rev() {
+            match read_entry(&path, key, schema) {
+                Ok(entry) => return Some((path, entry)),
+                Err(_) if vanished(&path) => any_vanished = true,
+                // A file skipped on an earlier listing is reported once.
+                Err(_) if attempt > 0 && skipped.iter().any(|s| s.path == path) => {}
+                Err(reason) => skipped.push(Skipped { path, reason }),
+            }
+        }
+        if !any_vanished {
+            break;
         }
     }
     None
+}
+
+/// Whether `path` is gone (removed since it was listed).
+pub(crate) fn vanished(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound)
 }
 
 /// The `*.json` files of `dir` (not temp files), sorted by name, oldest first. A folder
@@ -302,6 +332,11 @@ fn parse_entry(text: &str, name: &str, key: Key<'_>, schema: Option<&KernelSchem
     let entry: Entry = serde_json::from_value(value).map_err(|e| format!("not a valid entry: {e}"))?;
     check_key(&entry, key)?;
     entry.table().validate(schema).map_err(|e| format!("invalid decision table: {e}"))?;
+    check_entry(&entry)?;
+    // Last, so a broken file says what is broken, not only when it claims to be from.
+    if let Some(reason) = future_dated(name) {
+        return Err(reason);
+    }
     Ok(entry)
 }
 

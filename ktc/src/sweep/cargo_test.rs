@@ -1,31 +1,89 @@
-//! The body of the `#[test]` that `#[tunable]` generates: `cargo test` tunes the host.
+//! The body of the `#[test]` that `#[tunable]` generates: `cargo test` tunes the host,
+//! for the release build ([`release`](super::release)).
 
 use super::options::SweepOptions;
+use super::release::{self, TestBuild, Where};
 use super::run::open_cache;
-use crate::Dispatch;
 use crate::registry::Tuner;
 use crate::store::LookupStatus;
+use crate::{Dispatch, Provenance};
 
 /// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
-/// `KTC_CACHE_DIR`), then loads the store afresh and checks that dispatch takes the
-/// sweep's winner at every grid point. Panics (fails the test) on any error.
-///
-/// `scratch` is `CARGO_TARGET_TMPDIR` where the kernel was compiled, which cargo sets
-/// only for integration tests and benches: a kernel defined there is a test fixture no
-/// release build dispatches, so without `KTC_CACHE_DIR` its entry goes under that
-/// folder, never into the user's store.
-pub fn cargo_test(tuner: &'static Tuner, scratch: Option<&'static str>) {
-    let mut options = SweepOptions::from_env();
-    if let Some(scratch) = scratch
-        && std::env::var_os("KTC_CACHE_DIR").is_none_or(|v| v.is_empty())
-    {
-        options.cache_dir = Some(std::path::Path::new(scratch).join("ktc-cache"));
+/// `KTC_CACHE_DIR`, `KTC_FINGERPRINT`), then loads the store afresh and checks that
+/// dispatch takes the sweep's winner at every grid point. In a debug build the sweep
+/// runs in a child optimised build of the same test instead (unless
+/// `KTC_SWEEP_RELEASE=0`), whose entry the release build serves. Panics (fails the
+/// test) on any error.
+pub fn cargo_test(tuner: &'static Tuner, build: TestBuild) {
+    match release::decide(tuner, &build) {
+        Where::Release(cmd) => in_release(tuner, cmd),
+        Where::Here(note) => {
+            if let Some(note) = note {
+                say(&note);
+            }
+            here(tuner);
+        }
     }
+}
+
+/// One line to stderr, past the test harness's capture (which takes `print!` and
+/// `eprint!` only): the user sees where the tuning went without `--nocapture`.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Runs the child release build's sweep test, streaming its output, then checks that
+/// the store holds an entry for this crate's release build.
+fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
+    let shown = release::display(&cmd);
+    say(&format!(
+        "ktc: tuning `{}` in an optimised build (set {}=0 to tune this debug build instead): {shown}",
+        tuner.name,
+        release::RELEASE_VAR
+    ));
+    match cmd.status() {
+        Ok(status) if status.success() => {}
+        Ok(status) => panic!("the release sweep of `{}` failed ({status}): {shown}", tuner.name),
+        Err(e) => panic!("could not run the release sweep of `{}`: {e}: {shown}", tuner.name),
+    }
+    // This build's provenance but for its profile: what a release build will look up.
+    let mut identity = tuner.identity;
+    identity.build.profile = "release";
+    let options = SweepOptions::from_env();
+    let cache = open_cache(&options).unwrap_or_else(|e| panic!("opening the store after the sweep: {e}"));
+    let provenance = Provenance::for_device(&identity, options.device);
+    match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
+        LookupStatus::Found { path, .. } => {
+            say(&format!("ktc: release builds of `{}` use {}", tuner.name, path.display()))
+        }
+        LookupStatus::Stale { path, changes, .. } => {
+            let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
+            panic!(
+                "the release sweep's entry {} does not match this crate's release build ({})",
+                path.display(),
+                changes.join("; ")
+            )
+        }
+        LookupStatus::Missing => {
+            panic!("the release sweep of `{}` left no entry in {}", tuner.name, cache.root().display())
+        }
+    }
+}
+
+/// Sweeps in this process and checks dispatch against the entry written.
+fn here(tuner: &'static Tuner) {
+    let options = SweepOptions::from_env();
     let report = match (tuner.sweep)(&options) {
         Ok(report) => report,
         Err(e) => panic!("sweep of `{}` failed: {e}", tuner.name),
     };
-    println!("ktc: tuned `{}` → {}", tuner.name, report.entry_path.display());
+    println!(
+        "ktc: tuned `{}` ({} build) → {}",
+        tuner.name,
+        tuner.identity.build.profile,
+        report.entry_path.display()
+    );
     println!("{}", report.entry.table());
     for excluded in &report.entry.excluded {
         println!("ktc: excluded `{}`: {}", excluded.variant, excluded.reason);
@@ -37,7 +95,7 @@ pub fn cargo_test(tuner: &'static Tuner, scratch: Option<&'static str>) {
     };
     // The local store only: what a dispatcher would serve, without the remote or a
     // tuning on miss (`resolve`'s policy, which sits above the sweep).
-    let provenance = crate::Provenance::current(&tuner.identity);
+    let provenance = Provenance::for_device(&tuner.identity, options.device);
     let lookup = cache.load(tuner.name, &provenance, Some(&tuner.schema()));
     let LookupStatus::Found { path: loaded, entry: found, .. } = lookup.status else {
         panic!("a fresh load did not find the entry just written: {:?}", lookup.status);

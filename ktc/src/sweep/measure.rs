@@ -3,30 +3,29 @@
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
-use super::timing::{Timed, median_and_mad};
+use super::timing::{LogRatio, Timed, Verdict, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// Limits on the timed rounds at one point.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rounds {
-    /// Rounds always run (unless the point's time is spent after `floor` rounds).
+    /// Rounds before candidates may be dropped or the point stop early.
     pub min: u32,
     /// Rounds never exceeded.
     pub max: u32,
     /// Rounds always run, however slow.
     pub floor: u32,
-    /// Stop once every candidate's spread / median is below this.
-    pub target_spread: f64,
 }
 
 /// What one point produced.
 pub(crate) struct PointResult {
-    /// Timed candidates that passed verification.
+    /// Timed candidates that passed verification, each with every run.
     pub timed: Vec<Timed>,
-    pub runs: u32,
     /// Candidates whose output differed from the reference's, with the difference.
     pub failed: Vec<(usize, String)>,
+    /// Wall time the point took, verification included: what a refinement point costs.
+    pub elapsed: Duration,
 }
 
 /// Verifies and times every live candidate at one point within `time_cap`.
@@ -38,6 +37,7 @@ pub(crate) fn measure_point<H: Harness>(
     rounds: Rounds,
     time_cap: Duration,
 ) -> PointResult {
+    let started = Instant::now();
     let reference = plan.candidates[plan.reference];
     let reference_output = run_once(harness, reference, inputs);
     let mut failed = Vec::new();
@@ -53,16 +53,9 @@ pub(crate) fn measure_point<H: Harness>(
             Err(reason) => failed.push((i, reason)),
         }
     }
-    let (samples, runs) = time_round_robin(harness, plan, &timing, inputs, rounds, time_cap);
-    let timed = timing
-        .iter()
-        .zip(&samples)
-        .map(|(&candidate, s)| {
-            let (median_ns, mad_ns) = median_and_mad(s);
-            Timed { candidate, median_ns, mad_ns }
-        })
-        .collect();
-    PointResult { timed, runs, failed }
+    let samples = race(harness, plan, &timing, inputs, rounds, time_cap);
+    let timed = timing.iter().zip(samples).map(|(&candidate, s)| Timed::new(candidate, s)).collect();
+    PointResult { timed, failed, elapsed: started.elapsed() }
 }
 
 fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Output {
@@ -71,22 +64,27 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
     harness.output(args, ret)
 }
 
-/// Interleaved timing: each round runs every candidate once, starting at a rotating
-/// offset, on a fresh clone of the inputs made outside the timed region.
-fn time_round_robin<H: Harness>(
+/// Interleaved timing: each round runs every candidate still in the race once,
+/// starting at a rotating offset, on a fresh clone of the inputs made outside the
+/// timed region. After `rounds.min`, a candidate clearly slower than the fastest
+/// leaves the race (successive halving), and the point ends once no comparison with
+/// the fastest is still open.
+fn race<H: Harness>(
     harness: &H,
     plan: &Plan,
     timing: &[usize],
     inputs: &H::Inputs,
     rounds: Rounds,
     time_cap: Duration,
-) -> (Vec<Vec<f64>>, u32) {
+) -> Vec<Vec<f64>> {
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); timing.len()];
+    let mut racing: Vec<usize> = (0..timing.len()).collect();
     let start = Instant::now();
     let mut round = 0u32;
-    while !timing.is_empty() && keep_going(round, rounds, start.elapsed() >= time_cap, &samples) {
-        for k in 0..timing.len() {
-            let slot = (k + round as usize) % timing.len();
+    while !racing.is_empty() && keep_going(round, rounds, start.elapsed() >= time_cap, &samples, &mut racing)
+    {
+        for k in 0..racing.len() {
+            let slot = racing[(k + round as usize) % racing.len()];
             let c = plan.candidates[timing[slot]];
             let mut args = inputs.clone();
             let t0 = Instant::now();
@@ -99,10 +97,17 @@ fn time_round_robin<H: Harness>(
         }
         round += 1;
     }
-    (samples, round)
+    samples
 }
 
-fn keep_going(round: u32, rounds: Rounds, out_of_time: bool, samples: &[Vec<f64>]) -> bool {
+/// Whether to run another round; drops the candidates that cannot win any more.
+fn keep_going(
+    round: u32,
+    rounds: Rounds,
+    out_of_time: bool,
+    samples: &[Vec<f64>],
+    racing: &mut Vec<usize>,
+) -> bool {
     if round < rounds.floor {
         return true;
     }
@@ -112,8 +117,28 @@ fn keep_going(round: u32, rounds: Rounds, out_of_time: bool, samples: &[Vec<f64>
     if round < rounds.min {
         return true;
     }
-    !samples.iter().all(|s| {
-        let (median, mad) = median_and_mad(s);
-        median > 0.0 && mad / median <= rounds.target_spread
-    })
+    let Some(best) =
+        racing.iter().copied().min_by(|&a, &b| fastest_run(&samples[a]).total_cmp(&fastest_run(&samples[b])))
+    else {
+        return false;
+    };
+    let mut open = false;
+    racing.retain(|&s| {
+        if s == best {
+            return true;
+        }
+        match verdict(LogRatio::of(&samples[s], &samples[best])) {
+            Verdict::Slower => false,
+            Verdict::Tie => true,
+            Verdict::Open => {
+                open = true;
+                true
+            }
+        }
+    });
+    open
+}
+
+fn fastest_run(samples: &[f64]) -> f64 {
+    samples.iter().copied().fold(f64::INFINITY, f64::min)
 }

@@ -8,19 +8,26 @@
 
 mod approx;
 mod cargo_test;
+mod derive;
 mod harness;
+mod lattice;
 mod measure;
 mod options;
 mod plan;
 mod progress;
+mod refine;
+mod release;
+mod reproduce;
 mod run;
 mod timing;
 mod values;
+mod verify;
 
 pub use approx::Approx;
 pub use cargo_test::cargo_test;
 pub use harness::Harness;
-pub use options::{SweepMode, SweepOptions, SweepReport};
+pub use options::{SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use progress::ProgressGroup;
+pub use release::{RELEASE_VAR, TestBuild};
 pub use run::run;
 pub use values::FromSweepValue;

@@ -35,11 +35,19 @@ pub struct SweepOptions {
     /// Do not push the new entry to the remote named by `KTC_REMOTE` (which a sweep
     /// otherwise does, unless `KTC_REMOTE_PUSH=0`).
     pub skip_push: bool,
+    /// Measure the grid only: no refinement between grid points, region bounds at grid
+    /// values (the sweep before refinement existed, kept to compare the two).
+    /// `KTC_SWEEP_REFINE=0` sets it.
+    pub grid_only: bool,
+    /// What the call does: tune (the default), or verify the stored entry.
+    pub task: super::SweepTask,
 }
 
 impl SweepOptions {
-    /// Options from the environment: `KTC_SWEEP=quick|full` (default quick) and
-    /// `KTC_SWEEP_BUDGET_S` (seconds per kernel); progress on.
+    /// Options from the environment: `KTC_SWEEP=quick|full` (default quick),
+    /// `KTC_SWEEP_BUDGET_S` (seconds per kernel), `KTC_SWEEP_REFINE=0` (grid only) and
+    /// `KTC_SWEEP_DEVICE` (the CUDA ordinal to tune for, default 0: its fingerprint keys
+    /// the entry, its GPU runs the CUDA variants); progress on.
     pub fn from_env() -> Self {
         let mode = match std::env::var("KTC_SWEEP").as_deref() {
             Ok("full") => SweepMode::Full,
@@ -50,8 +58,35 @@ impl SweepOptions {
             .and_then(|s| s.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s > 0.0)
             .map(Duration::from_secs_f64);
-        SweepOptions { mode, budget, progress: true, ..SweepOptions::default() }
+        let device =
+            std::env::var("KTC_SWEEP_DEVICE").ok().and_then(|d| d.trim().parse::<usize>().ok()).unwrap_or(0);
+        // Device 0's fingerprint is the store's default; another device files its own.
+        let fingerprint = (device != 0).then(|| crate::hw_fingerprint_for(device));
+        let grid_only = std::env::var("KTC_SWEEP_REFINE").is_ok_and(|v| v == "0");
+        SweepOptions {
+            mode,
+            budget,
+            device,
+            fingerprint,
+            progress: true,
+            grid_only,
+            ..SweepOptions::default()
+        }
     }
+}
+
+/// What a kernel's sweep entry point does when called.
+#[derive(Clone, Debug, Default)]
+pub enum SweepTask {
+    /// Sweep (and refine), write an entry.
+    #[default]
+    Tune,
+    /// Time the stored entry's choices against every candidate at sampled off-grid
+    /// points; write nothing. The report's `entry` is the entry verified.
+    Verify(crate::verify::VerifyOptions),
+    /// Verify, then re-sweep around the flagged points only, reusing the entry's other
+    /// measurements, and write the result as a new entry.
+    Refine(crate::verify::VerifyOptions),
 }
 
 /// What a sweep did.
@@ -67,4 +102,6 @@ pub struct SweepReport {
     /// opted out), else what the remote did or why the push failed (warned once; a
     /// failed push never fails the sweep).
     pub pushed: Option<Result<crate::remote::PutOutcome, String>>,
+    /// What a [`SweepTask::Verify`] found; `None` for a sweep.
+    pub verify: Option<crate::verify::VerifyReport>,
 }

@@ -15,8 +15,10 @@ pub(crate) struct Candidate {
 pub(crate) struct Plan {
     pub points: Vec<Vec<SweepValue>>,
     pub candidates: Vec<Candidate>,
-    /// The candidate that keeps a point when it is within the noise of the fastest.
-    pub stable: Option<usize>,
+    /// The order in which candidates tied with the fastest win a point: the fallback
+    /// variant's, the reference's, then the others in declaration order — so two sweeps
+    /// on one host choose alike and a noise-level lead never displaces the default.
+    pub preference: Vec<usize>,
     pub reference: usize,
     pub unavailable: Vec<Exclusion>,
 }
@@ -50,8 +52,11 @@ impl Plan {
             format!("the reference variant `{}` cannot run here", tuner.variants[reference_variant].name)
         })?;
         let fallback = tuner.fallback_index();
-        let stable = candidates.iter().position(|c| c.variant == fallback);
-        Ok(Plan { points: grid_points(tuner), candidates, stable, reference, unavailable })
+        let mut preference: Vec<usize> = (0..candidates.len()).collect();
+        preference.sort_by_key(|&i| {
+            (candidates[i].variant != fallback, candidates[i].variant != reference_variant)
+        });
+        Ok(Plan { points: grid_points(tuner), candidates, preference, reference, unavailable })
     }
 }
 

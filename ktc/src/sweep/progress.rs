@@ -78,6 +78,14 @@ impl Progress {
         }
     }
 
+    /// Grows the bar by `n` points found on the way (refinement).
+    pub(super) fn add_points(&self, _n: u64) {
+        #[cfg(feature = "progress")]
+        if let Some(bar) = &self.bar {
+            bar.inc_length(_n);
+        }
+    }
+
     pub(super) fn finish(&self) {
         #[cfg(feature = "progress")]
         if let Some(bar) = &self.bar {

@@ -1,78 +1,237 @@
-//! A whole sweep: every grid point measured, winners picked, regions derived, one
-//! entry written.
+//! A whole sweep: every grid point measured, crossovers refined, winners picked,
+//! regions derived, one entry written.
 
+use super::derive::{Measured, build_entry};
 use super::harness::Harness;
+use super::lattice::{Cell, Lattice};
 use super::measure::{PointResult, Rounds, measure_point};
-use super::options::{SweepMode, SweepOptions, SweepReport};
+use super::options::{SweepMode, SweepOptions, SweepReport, SweepTask};
 use super::plan::Plan;
 use super::progress::Progress;
-use super::timing::pick_winner;
-use crate::decision::{GridValues, Winner, compact_regions};
-use crate::entry::{Entry, Exclusion, Measurement, SCHEMA};
+use super::refine::refine;
+use super::timing::{decide, near};
+use crate::entry::Exclusion;
 use crate::registry::{SweepValue, Tuner, TunerAxis};
-use crate::{Error, KernelTuningCache, Provenance};
-use std::collections::BTreeMap;
+use crate::{AxisKind, Error, KernelTuningCache};
+use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-/// Sweeps `tuner`'s kernel through `harness` and writes one entry to the store.
+/// The share of the budget the grid may take when refinement follows.
+const GRID_SHARE: f64 = 0.6;
+
+/// Refinement stops once every crossover is bracketed within this factor.
+pub(crate) const REFINE_FACTOR: f64 = 1.25;
+
+/// Refinement may grow the lattice to this many times the measured grid's cells, or to
+/// [`MIN_MAX_CELLS`], whichever is more.
+const MAX_CELLS_PER_GRID_CELL: usize = 8;
+const MIN_MAX_CELLS: usize = 256;
+
+/// Sweeps `tuner`'s kernel through `harness` and writes one entry to the store (or,
+/// as `options.task` asks, verifies the stored entry, or refines it).
 ///
 /// For each grid point: build the inputs, verify every available (variant, block
-/// size) against the reference, time them interleaved, keep median and spread. A
-/// candidate whose output ever differs from the reference's is excluded everywhere
-/// and reported with the grid point. Winners per point (the fallback keeps a point
-/// within the noise of the fastest) are compacted into regions.
+/// size) against the reference, time them in interleaved rounds until the winner's
+/// lead is outside the noise (dropping clearly slower candidates early). A candidate
+/// whose output ever differs from the reference's is excluded everywhere and reported
+/// with the grid point. Then, unless `options.grid_only`, wherever neighbouring points
+/// along a numeric axis accept no common decision, the geometric midpoint is measured,
+/// recursively, until the crossover is bracketed within [`REFINE_FACTOR`] or the budget
+/// ends; the region bound goes at the bracket's geometric middle. Each point's winner is
+/// the preferred candidate (fallback, reference, declaration order) among those tied
+/// with the fastest; regions merge only where every covered measured point keeps a
+/// decision within 2% of its fastest.
 ///
 /// A point whose inputs cannot be built here (`harness.build` says why: e.g. a
 /// `device` label on a host without a device) is skipped and recorded in
-/// [`Entry::excluded`] with variant `*`, the point and the reason; regions are derived
-/// on the sub-grid of measured points. The table may then extend the measured winners
-/// to a skipped label, as it extends them beyond a numeric grid's top; such inputs
-/// cannot exist on this host anyway. A sweep where no point can be built fails.
+/// [`Entry::excluded`](crate::Entry::excluded) with variant `*`, the point and the
+/// reason; regions are derived on the sub-grid of measured points. The table may then
+/// extend the measured winners to a skipped label, as it extends them beyond a numeric
+/// grid's top; such inputs cannot exist on this host anyway. A sweep where no point can
+/// be built fails.
 pub fn run<H: Harness>(
     tuner: &'static Tuner,
     harness: &H,
     options: &SweepOptions,
 ) -> Result<SweepReport, Error> {
+    // Every CUDA variant measured here runs on the device the entry is for.
+    let _device = crate::cuda::DeviceScope::enter(options.device);
+    match &options.task {
+        SweepTask::Tune => tune(tuner, harness, options, None),
+        SweepTask::Verify(verify) => super::verify::verify(tuner, harness, options, verify),
+        SweepTask::Refine(verify) => super::verify::refine_flagged(tuner, harness, options, verify),
+    }
+}
+
+/// What a sweep has measured so far.
+pub(super) struct Sweeper<'a, H: Harness> {
+    pub tuner: &'static Tuner,
+    pub harness: &'a H,
+    pub plan: Plan,
+    pub rounds: Rounds,
+    pub live: Vec<bool>,
+    pub excluded: Vec<Exclusion>,
+    pub results: Vec<(Vec<SweepValue>, PointResult)>,
+}
+
+impl<'a, H: Harness> Sweeper<'a, H> {
+    pub(super) fn new(tuner: &'static Tuner, harness: &'a H, options: &SweepOptions) -> Result<Self, Error> {
+        let plan =
+            Plan::new(tuner).map_err(|reason| Error::Sweep { kernel: tuner.name.to_string(), reason })?;
+        let live = vec![true; plan.candidates.len()];
+        let excluded = plan.unavailable.clone();
+        Ok(Sweeper { tuner, harness, plan, rounds: limits(options).0, live, excluded, results: Vec::new() })
+    }
+
+    /// Measures one point within `cap`: the index of its result, or why its inputs
+    /// could not be built.
+    pub(super) fn measure(&mut self, point: &[SweepValue], cap: Duration) -> Result<usize, String> {
+        let inputs = self.harness.build(point)?;
+        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap);
+        for (candidate, reason) in &result.failed {
+            self.live[*candidate] = false;
+            let exclusion = verification_failure(self.tuner, &self.plan, *candidate, point, reason);
+            self.excluded.push(exclusion);
+        }
+        self.results.push((point.to_vec(), result));
+        Ok(self.results.len() - 1)
+    }
+
+    /// The decision at measured point `index`: the winner first, then the candidates
+    /// within the tolerance; an error when no candidate passed verification.
+    pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
+        let (point, result) = &self.results[index];
+        let eligible: Vec<_> = result.timed.iter().filter(|t| self.live[t.candidate]).cloned().collect();
+        let acceptable = decide(&eligible, &self.plan.preference).ok_or_else(|| Error::Sweep {
+            kernel: self.tuner.name.into(),
+            reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
+        })?;
+        let near = near(&eligible);
+        Ok(Cell { acceptable, near, result: Some(index) })
+    }
+}
+
+/// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
+pub(super) fn tune<H: Harness>(
+    tuner: &'static Tuner,
+    harness: &H,
+    options: &SweepOptions,
+    seed: Option<(Sweeper<'_, H>, Lattice)>,
+) -> Result<SweepReport, Error> {
     let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
-    let plan = Plan::new(tuner).map_err(fail)?;
     let cache = open_cache(options)?;
-    let (rounds, budget) = limits(options);
+    let budget = limits(options).1;
     let started = Instant::now();
-    let progress = Progress::new(tuner.name, plan.points.len() as u64, options);
-    let mut live = vec![true; plan.candidates.len()];
-    let mut excluded = plan.unavailable.clone();
-    let mut results = Vec::with_capacity(plan.points.len());
-    let mut measured = Vec::with_capacity(plan.points.len());
-    for (i, point) in plan.points.iter().enumerate() {
+    let (mut sweeper, mut lattice) = match seed {
+        Some(seed) => seed,
+        None => {
+            let mut sweeper = Sweeper::new(tuner, harness, options)?;
+            let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
+            sweep_grid(&mut sweeper, options, grid_budget);
+            let lattice = grid_lattice(&sweeper).map_err(fail)?;
+            (sweeper, lattice)
+        }
+    };
+    if !options.grid_only {
+        refine_lattice(&mut sweeper, &mut lattice, options, budget.saturating_sub(started.elapsed()))?;
+    }
+    let measured = Measured::new(&sweeper, lattice)?;
+    let entry = build_entry(
+        &sweeper,
+        &measured,
+        options,
+        cache.fingerprint(),
+        super::reproduce::command(tuner, options, cache.fingerprint()),
+    )?;
+    let entry_path = cache.write_entry(&entry)?;
+    let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
+    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed, verify: None })
+}
+
+/// Measures every grid point within `budget`, recording unbuildable ones.
+fn sweep_grid<H: Harness>(sweeper: &mut Sweeper<'_, H>, options: &SweepOptions, budget: Duration) {
+    let tuner = sweeper.tuner;
+    let points = std::mem::take(&mut sweeper.plan.points);
+    let progress = Progress::new(tuner.name, points.len() as u64, options);
+    let started = Instant::now();
+    for (i, point) in points.iter().enumerate() {
+        let cap = budget.saturating_sub(started.elapsed()) / (points.len() - i) as u32;
         // A point whose inputs cannot be built here (device-resident data on a host
         // without a device, say) is skipped with its reason; regions then come from
         // the points that were measured.
-        let inputs = match harness.build(point) {
-            Ok(inputs) => inputs,
-            Err(reason) => {
-                excluded.push(unbuildable(tuner, point, reason));
-                progress.point_done(&point_label(tuner, point));
-                continue;
-            }
-        };
-        let remaining = budget.saturating_sub(started.elapsed());
-        let cap = remaining / (plan.points.len() - i) as u32;
-        let result = measure_point(harness, &plan, &live, &inputs, rounds, cap);
-        for (candidate, reason) in &result.failed {
-            live[*candidate] = false;
-            excluded.push(verification_failure(tuner, &plan, *candidate, point, reason));
+        if let Err(reason) = sweeper.measure(point, cap) {
+            sweeper.excluded.push(unbuildable(tuner, point, reason));
         }
         progress.point_done(&point_label(tuner, point));
-        results.push(result);
-        measured.push(point.clone());
     }
     progress.finish();
-    let grids = measured_grids(tuner.axes, &measured).map_err(fail)?;
-    let measured = Measured { points: measured, grids, results };
-    let entry = build_entry(tuner, &plan, &measured, &live, excluded, options, cache.fingerprint())?;
-    let entry_path = cache.write_entry(&entry)?;
-    let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
-    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed })
+    sweeper.plan.points = points;
+}
+
+/// The lattice of the measured grid points: numeric values ascending, labels in grid
+/// order.
+fn grid_lattice<H: Harness>(sweeper: &Sweeper<'_, H>) -> Result<Lattice, String> {
+    let points: Vec<Vec<SweepValue>> = sweeper.results.iter().map(|(p, _)| p.clone()).collect();
+    let mut values = measured_grids(sweeper.tuner.axes, &points)?;
+    for v in &mut values {
+        v.sort_by_key(|x| match x {
+            SweepValue::Num(n) => (*n, 0),
+            SweepValue::Label(_) => (0, 0),
+        });
+    }
+    let index: HashMap<&[SweepValue], usize> =
+        points.iter().enumerate().map(|(i, p)| (p.as_slice(), i)).collect();
+    let mut lattice = Lattice { values, cells: Vec::new() };
+    let total: usize = lattice.values.iter().map(Vec::len).product();
+    for flat in 0..total {
+        let i = index[lattice.point(flat).as_slice()];
+        let cell = sweeper.cell(i).map_err(|e| e.to_string())?;
+        lattice.cells.push(cell);
+    }
+    Ok(lattice)
+}
+
+/// Refines the lattice's crossovers within `budget`.
+fn refine_lattice<H: Harness>(
+    sweeper: &mut Sweeper<'_, H>,
+    lattice: &mut Lattice,
+    options: &SweepOptions,
+    budget: Duration,
+) -> Result<(), Error> {
+    let numeric: Vec<bool> = sweeper.tuner.axes.iter().map(|a| a.kind == AxisKind::Numeric).collect();
+    let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
+    // What a point costs: the mean so far (refined points lie between measured ones).
+    let per_point = spent / sweeper.results.len().max(1) as u32;
+    // Room for a few refined values per axis, whatever the grid.
+    let max_cells = (lattice.cells.len() * MAX_CELLS_PER_GRID_CELL).max(MIN_MAX_CELLS);
+    let started = Instant::now();
+    let progress = Progress::new(sweeper.tuner.name, 0, options);
+    let mut failure = None;
+    let remaining = || budget.saturating_sub(started.elapsed());
+    let mut afford = |k: usize| {
+        // Half the mean: refinement points end early more often (fewer contenders).
+        let fits = remaining() >= per_point.mul_f64(k as f64 * 0.5);
+        if fits {
+            progress.add_points(k as u64);
+        }
+        fits
+    };
+    let mut measure = |point: &[SweepValue]| {
+        let cap = per_point.min(remaining());
+        let cell = sweeper.measure(point, cap).ok().map(|i| sweeper.cell(i));
+        progress.point_done(&point_label(sweeper.tuner, point));
+        match cell {
+            Some(Ok(cell)) => Some(cell),
+            Some(Err(e)) => {
+                failure = Some(e);
+                None
+            }
+            None => None,
+        }
+    };
+    refine(lattice, &numeric, REFINE_FACTOR, max_cells, &mut measure, &mut afford);
+    progress.finish();
+    failure.map_or(Ok(()), Err)
 }
 
 pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
@@ -87,14 +246,10 @@ pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Er
 }
 
 /// Rounds per point and the kernel's time budget for a mode.
-fn limits(options: &SweepOptions) -> (Rounds, Duration) {
+pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
     let (rounds, default_budget) = match options.mode {
-        SweepMode::Quick => {
-            (Rounds { min: 5, max: 21, floor: 3, target_spread: 0.03 }, Duration::from_secs(20))
-        }
-        SweepMode::Full => {
-            (Rounds { min: 15, max: 301, floor: 5, target_spread: 0.01 }, Duration::from_secs(600))
-        }
+        SweepMode::Quick => (Rounds { min: 5, max: 31, floor: 3 }, Duration::from_secs(12)),
+        SweepMode::Full => (Rounds { min: 9, max: 301, floor: 5 }, Duration::from_secs(600)),
     };
     (rounds, options.budget.unwrap_or(default_budget))
 }
@@ -132,7 +287,7 @@ fn unbuildable(tuner: &Tuner, point: &[SweepValue], reason: String) -> Exclusion
 /// Regions are derived on that sub-grid, so it must be whole: the measured points
 /// must be exactly its cartesian product (dropping a label such as `device` keeps it
 /// whole; skipping scattered points does not, and is an error).
-fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Vec<GridValues>, String> {
+fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Vec<Vec<SweepValue>>, String> {
     if measured.is_empty() {
         return Err("no grid point's inputs could be built (see the excluded points)".into());
     }
@@ -150,92 +305,10 @@ fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Ve
     if sub.iter().map(Vec::len).product::<usize>() != measured.len() {
         return Err("the points whose inputs could be built do not form a whole sub-grid".into());
     }
-    Ok(sub.iter().map(|g| grid_values(g)).collect())
+    Ok(sub)
 }
 
-/// The points measured (grid order), their sub-grid and their results.
-struct Measured {
-    points: Vec<Vec<SweepValue>>,
-    grids: Vec<GridValues>,
-    results: Vec<PointResult>,
-}
-
-fn build_entry(
-    tuner: &'static Tuner,
-    plan: &Plan,
-    measured: &Measured,
-    live: &[bool],
-    excluded: Vec<Exclusion>,
-    options: &SweepOptions,
-    fingerprint: &str,
-) -> Result<Entry, Error> {
-    let mut winners = Vec::with_capacity(measured.results.len());
-    let mut measurements = Vec::new();
-    let mut noise: f64 = 0.0;
-    for (point, result) in measured.points.iter().zip(&measured.results) {
-        let eligible: Vec<_> = result.timed.iter().copied().filter(|t| live[t.candidate]).collect();
-        let winner = pick_winner(&eligible, plan.stable).ok_or_else(|| Error::Sweep {
-            kernel: tuner.name.into(),
-            reason: format!("no candidate passed verification at {}", point_label(tuner, point)),
-        })?;
-        if winner.median_ns > 0.0 {
-            noise = noise.max(winner.mad_ns / winner.median_ns);
-        }
-        let c = plan.candidates[winner.candidate];
-        winners
-            .push(Winner { variant: tuner.variants[c.variant].name.to_string(), block_size: c.block_size });
-        for t in &result.timed {
-            let c = plan.candidates[t.candidate];
-            measurements.push(Measurement {
-                point: point_map(tuner, point),
-                variant: tuner.variants[c.variant].name.to_string(),
-                block_size: c.block_size,
-                median_ns: t.median_ns,
-                spread_ns: t.mad_ns,
-                runs: result.runs,
-            });
-        }
-    }
-    let schema = tuner.schema();
-    let regions = compact_regions(&schema.axes, &measured.grids, &winners);
-    let provenance = Provenance::for_device(&tuner.identity, options.device);
-    let entry = Entry {
-        schema: SCHEMA,
-        kernel: tuner.name.to_string(),
-        fingerprint: fingerprint.to_string(),
-        code_version: provenance.code_version(),
-        provenance,
-        created: crate::store::now_rfc3339(),
-        axes: schema.axes.clone(),
-        regions,
-        measurements,
-        excluded,
-        noise: Some(noise),
-        reproduce: Some(reproduce_command(tuner, options)),
-    };
-    entry.table().validate(Some(&schema))?;
-    Ok(entry)
-}
-
-fn grid_values(grid: &[SweepValue]) -> GridValues {
-    let labels: Vec<String> = grid
-        .iter()
-        .filter_map(|v| match v {
-            SweepValue::Label(l) => Some(l.to_string()),
-            SweepValue::Num(_) => None,
-        })
-        .collect();
-    if !labels.is_empty() {
-        return GridValues::Categorical(labels);
-    }
-    let mut nums: Vec<f64> =
-        grid.iter().filter_map(|v| if let SweepValue::Num(n) = v { Some(*n as f64) } else { None }).collect();
-    nums.sort_by(f64::total_cmp);
-    nums.dedup();
-    GridValues::Numeric(nums)
-}
-
-fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json::Value> {
+pub(super) fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json::Value> {
     tuner
         .axes
         .iter()
@@ -250,7 +323,7 @@ fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json
         .collect()
 }
 
-fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
+pub(super) fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
     let parts: Vec<String> = tuner
         .axes
         .iter()
@@ -261,17 +334,6 @@ fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
         })
         .collect();
     parts.join(", ")
-}
-
-/// The command that re-runs this sweep: the generated `#[test]` of the kernel's crate.
-fn reproduce_command(tuner: &Tuner, options: &SweepOptions) -> String {
-    let mode = match options.mode {
-        SweepMode::Quick => "quick",
-        SweepMode::Full => "full",
-    };
-    let path = tuner.module_path.split_once("::").map_or("", |(_, rest)| rest);
-    let test = if path.is_empty() { "ktc_sweep".to_string() } else { format!("{path}::ktc_sweep") };
-    format!("KTC_SWEEP={mode} cargo test -p {} -- {test} --exact", tuner.identity.crate_name)
 }
 
 #[cfg(test)]
@@ -289,8 +351,8 @@ mod tests {
         let point = |n, l| vec![SweepValue::Num(n), SweepValue::Label(l)];
         let host_only = [point(1, "host"), point(2, "host")];
         let grids = measured_grids(&axes, &host_only).unwrap();
-        assert_eq!(grids[0], GridValues::Numeric(vec![1.0, 2.0]));
-        assert_eq!(grids[1], GridValues::Categorical(vec!["host".into()]));
+        assert_eq!(grids[0], grid_n.to_vec());
+        assert_eq!(grids[1], vec![SweepValue::Label("host")]);
         let scattered = [point(1, "host"), point(2, "device")];
         assert!(measured_grids(&axes, &scattered).unwrap_err().contains("whole sub-grid"));
         assert!(measured_grids(&axes, &[]).unwrap_err().contains("no grid point"));

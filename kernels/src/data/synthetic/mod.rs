@@ -119,7 +119,7 @@ pub fn generate(n: usize, p: usize, seed: u64) -> Result<Synthetic, DataError> {
 }
 
 /// Each column's role, positions shuffled; copies name the column they copy.
-fn plan(p: usize, rng: &mut SplitMix64) -> Vec<Role> {
+pub(super) fn plan(p: usize, rng: &mut SplitMix64) -> Vec<Role> {
     let m = (p / 6).clamp(1, 5);
     let mut slots: Vec<usize> = (0..p).collect();
     rng.shuffle(&mut slots);
@@ -157,3 +157,6 @@ fn quartiles(score: &[u32]) -> Vec<u8> {
     }
     score.iter().map(|&s| class_of[s as usize]).collect()
 }
+
+mod continuous;
+pub use continuous::{Continuous, continuous};

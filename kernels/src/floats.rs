@@ -1,8 +1,11 @@
-//! [`Floats`]: a continuous column, `f32` or `f64`, shared cheaply.
+//! [`Floats`]: a continuous column, `f32` or `f64`, shared cheaply. Below both the
+//! binning kernels and their CUDA variant, which share it.
 
 use std::sync::Arc;
 
 /// A continuous column of `f32` or `f64` values (cheap to clone: the data is shared).
+/// An `Arc<Vec<_>>` rather than an `Arc<[_]>`, so a column read into a `Vec` becomes
+/// one without copying it.
 ///
 /// ```
 /// use ktc_kernels::Floats;
@@ -14,9 +17,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Floats {
     /// Single precision.
-    F32(Arc<[f32]>),
+    F32(Arc<Vec<f32>>),
     /// Double precision.
-    F64(Arc<[f64]>),
+    F64(Arc<Vec<f64>>),
 }
 
 impl Floats {
@@ -36,13 +39,13 @@ impl Floats {
 
 impl From<Vec<f32>> for Floats {
     fn from(v: Vec<f32>) -> Self {
-        Floats::F32(v.into())
+        Floats::F32(Arc::new(v))
     }
 }
 
 impl From<Vec<f64>> for Floats {
     fn from(v: Vec<f64>) -> Self {
-        Floats::F64(v.into())
+        Floats::F64(Arc::new(v))
     }
 }
 
@@ -50,6 +53,17 @@ impl From<Vec<f64>> for Floats {
 pub(crate) trait Float: Copy + Send + Sync + 'static {
     /// The value widened to `f64`.
     fn wide(self) -> f64;
+
+    /// A key whose unsigned order is the value's `total_cmp` order, left-aligned in
+    /// 64 bits (so its top bits are the sign, the exponent and the leading mantissa).
+    fn key(self) -> u64;
+}
+
+/// Flips a float's bits into unsigned order: negative values (sign set) are all
+/// inverted, so larger magnitudes sort lower; positive ones only get the sign set.
+#[inline(always)]
+fn ordered(bits: u64) -> u64 {
+    if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
 }
 
 impl Float for f32 {
@@ -57,11 +71,21 @@ impl Float for f32 {
     fn wide(self) -> f64 {
         f64::from(self)
     }
+
+    #[inline(always)]
+    fn key(self) -> u64 {
+        ordered(u64::from(self.to_bits()) << 32)
+    }
 }
 
 impl Float for f64 {
     #[inline(always)]
     fn wide(self) -> f64 {
         self
+    }
+
+    #[inline(always)]
+    fn key(self) -> u64 {
+        ordered(self.to_bits())
     }
 }

@@ -1,0 +1,83 @@
+//! Tuning quality: does tuned dispatch pick well between and beyond the sweep's grid?
+//!
+//! For `joint_hist_batched` and `discretize`, in one run: the default sweep (refined)
+//! and the grid-only sweep, each timed, then `ktc::verify` at the same off-grid sizes
+//! (log-uniform, fixed seed): regret `t(chosen) / t(fastest)` (geomean, worst) and tuned
+//! dispatch against always running each single candidate (`t(fixed) / t(tuned)`).
+//!
+//! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
+//! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels).
+
+use ktc::Tuner;
+use ktc::sweep::{SweepMode, SweepOptions};
+use ktc::verify::{VerifyOptions, VerifyReport, verify};
+use ktc_kernels::{discretize, joint_hist_batched};
+use std::time::{Duration, Instant};
+
+fn main() {
+    let points = std::env::var("TQ_POINTS").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
+    let only = std::env::var("TQ_KERNELS").ok();
+    let tuners: [&'static Tuner; 2] = [joint_hist_batched::Variant::kernel(), discretize::Variant::kernel()];
+    let mut modes = vec![("refined", SweepMode::Quick, false), ("grid-only", SweepMode::Quick, true)];
+    if std::env::var("TQ_FULL").is_ok_and(|v| v == "1") {
+        modes.push(("full", SweepMode::Full, false));
+    }
+    let mut rows = Vec::new();
+    for tuner in tuners {
+        if only.as_deref().is_some_and(|o| !o.split(',').any(|k| k == tuner.name)) {
+            continue;
+        }
+        for &(mode_name, mode, grid_only) in &modes {
+            let (wall, regions, report) = measure(tuner, mode, grid_only, points);
+            println!(
+                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions\n{report}",
+                tuner.name,
+                wall.as_secs_f64()
+            );
+            rows.push((tuner.name, mode_name, wall, regions, report));
+        }
+    }
+    println!(
+        "\nkernel               sweep      wall s  regions  regret geomean  worst  best fixed: tuned speedup geomean / worst point"
+    );
+    for (kernel, mode, wall, regions, r) in &rows {
+        let best = &r.fixed[0];
+        println!(
+            "{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {:>14.3}  {:>5.3}  {} {:.3} / {:.3}",
+            wall.as_secs_f64(),
+            r.geomean_regret,
+            r.worst_regret,
+            best.candidate,
+            best.geomean_speedup,
+            best.worst_speedup
+        );
+    }
+}
+
+/// Sweeps into a fresh store, then verifies the entry: (sweep wall time, regions, report).
+fn measure(
+    tuner: &'static Tuner,
+    mode: SweepMode,
+    grid_only: bool,
+    points: usize,
+) -> (Duration, usize, VerifyReport) {
+    let dir = tempfile::tempdir().expect("a temporary store");
+    let options = SweepOptions {
+        mode,
+        cache_dir: Some(dir.path().to_path_buf()),
+        fingerprint: Some("tuning-quality".into()),
+        progress: false,
+        skip_push: true,
+        grid_only,
+        budget: None,
+        ..SweepOptions::from_env()
+    };
+    let started = Instant::now();
+    let report = (tuner.sweep)(&options).unwrap_or_else(|e| panic!("sweep of {}: {e}", tuner.name));
+    let wall = started.elapsed();
+    let verify_options = VerifyOptions { points, ..VerifyOptions::default() };
+    let verified =
+        verify(tuner, &verify_options, &SweepOptions { budget: Some(Duration::from_secs(120)), ..options })
+            .unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name));
+    (wall, report.entry.regions.len(), verified)
+}

@@ -1,0 +1,79 @@
+//! `ktc verify KERNEL [--points K] [--threshold R] [--seed S] [--json]`: the stored entry's
+//! regret at sampled off-grid sizes (see [`crate::verify`]).
+
+use super::context::{Ctx, Failure};
+use crate::sweep::SweepOptions;
+use crate::verify::{VerifyOptions, verify};
+use std::time::Duration;
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct VerifyArgs {
+    /// The kernel (linked into this binary).
+    pub(crate) kernel: String,
+    /// Sampled sizes to measure.
+    #[arg(long, default_value_t = 24, value_parser = parse_points)]
+    pub(crate) points: usize,
+    /// Regret above which a point and its region are flagged.
+    #[arg(long, default_value_t = 1.10)]
+    pub(crate) threshold: f64,
+    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Time budget in seconds [default: twice the sweep's].
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) budget: Option<f64>,
+}
+
+pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
+    let Some(tuner) = ctx.tuners.iter().copied().find(|t| t.name == args.kernel) else {
+        let linked: Vec<&str> = ctx.tuners.iter().map(|t| t.name).collect();
+        return Err(Failure::usage(format!(
+            "no linked kernel is named `{}` (linked: {}); verify runs the kernel, so call it from a binary \
+             that links the kernel's crate (`ktc::cli::main()`)",
+            args.kernel,
+            if linked.is_empty() { "none".to_string() } else { linked.join(", ") }
+        )));
+    };
+    if !(args.threshold.is_finite() && args.threshold >= 1.0) {
+        return Err(Failure::usage(format!("--threshold {} must be a number ≥ 1", args.threshold)));
+    }
+    let defaults = SweepOptions::from_env();
+    let sweep = SweepOptions {
+        budget: args
+            .budget
+            .filter(|b| b.is_finite() && *b > 0.0)
+            .map(Duration::from_secs_f64)
+            .or(defaults.budget),
+        cache_dir: Some(ctx.cache.root().to_path_buf()),
+        fingerprint: Some(ctx.cache.fingerprint().to_string()),
+        progress: false,
+        skip_push: true,
+        ..defaults
+    };
+    let options =
+        VerifyOptions { points: args.points, threshold: args.threshold, ..VerifyOptions::default() };
+    let report = verify(tuner, &options, &sweep)?;
+    let output = if ctx.json { Ctx::json_text(&serde_json::json!(report)) } else { report.to_string() };
+    if report.is_within() {
+        Ok(output)
+    } else {
+        // A drift check: exit 1 so scripts notice, with the fix in the message.
+        Err(Failure {
+            output,
+            ..Failure::error(format!(
+                "{} region(s) exceed regret {:.2}; `retune --refine {}` re-sweeps them",
+                report.flagged.len(),
+                args.threshold,
+                args.kernel
+            ))
+        })
+    }
+}
+
+fn parse_points(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if (1..=10_000).contains(&k) => Ok(k),
+        _ => Err(format!("`{s}` is not a number of points between 1 and 10000")),
+    }
+}

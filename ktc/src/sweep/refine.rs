@@ -1,0 +1,194 @@
+//! Adaptive refinement: where two neighbouring cells along a numeric axis share no
+//! acceptable decision, a crossover lies between them; measure at the geometric
+//! midpoint and repeat until every crossover is bracketed within a factor.
+
+use super::lattice::{Cell, Lattice};
+use crate::registry::SweepValue;
+
+/// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
+/// the bracket is within `factor` (or holds no integer).
+pub(crate) fn midpoint(lo: u64, hi: u64, factor: f64) -> Option<u64> {
+    if hi <= lo + 1 || (lo > 0 && hi as f64 / lo as f64 <= factor) {
+        return None;
+    }
+    let m = if lo == 0 { hi / 2 } else { ((lo as f64) * (hi as f64)).sqrt().round() as u64 };
+    Some(m.clamp(lo + 1, hi - 1))
+}
+
+/// The value a region bound takes between two neighbouring axis values: their
+/// geometric mean (the middle of the bracket on the log scale sizes live on), rounded
+/// down to an integer — sweep values are integers, and `n ≤ ⌊b⌋` answers every integer
+/// query as `n ≤ b` does while reading better.
+pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
+    let middle = if lo > 0.0 { (lo * hi).sqrt() } else { (lo + hi) / 2.0 };
+    middle.floor().max(lo)
+}
+
+/// Refines `lattice` along its numeric axes (`numeric[a]`), widest bracket first, so
+/// the budget is spread over all crossovers. `measure` times one new point (`None`:
+/// it could not be built); `afford(k)` says whether `k` more points fit the budget and
+/// stops the refinement when not. Cells of a new value on lines whose neighbours agree
+/// are inferred, not measured; refinement also stops before the lattice would exceed
+/// `max_cells` (noise can make neighbours disagree anywhere; the table must stay
+/// small). Returns the number of points measured.
+pub(crate) fn refine(
+    lattice: &mut Lattice,
+    numeric: &[bool],
+    factor: f64,
+    max_cells: usize,
+    measure: &mut dyn FnMut(&[SweepValue]) -> Option<Cell>,
+    afford: &mut dyn FnMut(usize) -> bool,
+) -> usize {
+    let mut measured = 0;
+    while let Some((axis, i, mid, lines)) = widest_open_bracket(lattice, numeric, factor) {
+        if !afford(lines) {
+            break;
+        }
+        let per_line = lattice.cells.len() / lattice.values[axis].len();
+        if lattice.cells.len() + per_line > max_cells {
+            break;
+        }
+        lattice.insert(axis, i + 1, SweepValue::Num(mid), |point, lo, hi| {
+            if !Cell::crossover(lo, hi) {
+                return Cell::inferred(lo, hi);
+            }
+            measured += 1;
+            measure(point).unwrap_or_else(|| either(lo, hi))
+        });
+    }
+    measured
+}
+
+/// A cell that could not be measured: it accepts what either neighbour accepts, so no
+/// further split is attempted next to it.
+fn either(lo: &Cell, hi: &Cell) -> Cell {
+    let mut acceptable = lo.acceptable.clone();
+    acceptable.extend(hi.acceptable.iter().filter(|c| !lo.acceptable.contains(c)));
+    Cell { near: acceptable.clone(), acceptable, result: None }
+}
+
+/// The open bracket with the largest ratio: (axis, lower value index, midpoint, the
+/// number of lines across it that disagree).
+fn widest_open_bracket(
+    lattice: &Lattice,
+    numeric: &[bool],
+    factor: f64,
+) -> Option<(usize, usize, u64, usize)> {
+    let mut best: Option<(f64, (usize, usize, u64, usize))> = None;
+    for (axis, values) in lattice.values.iter().enumerate() {
+        if !numeric[axis] {
+            continue;
+        }
+        for i in 0..values.len().saturating_sub(1) {
+            let (SweepValue::Num(lo), SweepValue::Num(hi)) = (values[i], values[i + 1]) else { continue };
+            let Some(mid) = midpoint(lo, hi, factor) else { continue };
+            let width = if lo == 0 { f64::INFINITY } else { (hi as f64 / lo as f64).ln() };
+            if best.as_ref().is_some_and(|(w, _)| *w >= width) {
+                continue;
+            }
+            let lines = disagreeing_lines(lattice, axis, i);
+            if lines > 0 {
+                best = Some((width, (axis, i, mid, lines)));
+            }
+        }
+    }
+    best.map(|(_, b)| b)
+}
+
+/// How many lines along `axis` have a crossover (see [`Cell::crossover`]) between value
+/// indices `i` and `i + 1`.
+fn disagreeing_lines(lattice: &Lattice, axis: usize, i: usize) -> usize {
+    (0..lattice.cells.len())
+        .filter(|&flat| {
+            let coords = lattice.coords(flat);
+            if coords[axis] != i {
+                return false;
+            }
+            let (lo, hi) = lattice.neighbours(axis, &coords, i);
+            Cell::crossover(lo, hi)
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(winner: usize) -> Cell {
+        Cell { acceptable: vec![winner], near: vec![winner], result: Some(0) }
+    }
+
+    #[test]
+    fn midpoints_are_geometric_integers_until_the_bracket_is_narrow() {
+        assert_eq!(midpoint(1_000, 100_000, 1.25), Some(10_000));
+        assert_eq!(midpoint(1, 3, 1.25), Some(2));
+        assert_eq!(midpoint(1, 2, 1.25), None);
+        assert_eq!(midpoint(1_000, 1_200, 1.25), None);
+        assert_eq!(midpoint(0, 8, 1.25), Some(4));
+        assert_eq!(bound_between(100.0, 400.0), 200.0);
+        assert_eq!(bound_between(1_000.0, 3_162.0), 1_778.0);
+        assert_eq!(bound_between(1.0, 2.0), 1.0);
+    }
+
+    #[test]
+    fn crossovers_are_bracketed_per_label_and_agreeing_lines_are_not_measured() {
+        // n crosses from 0 to 1 at 12 345 for `host`, at 50 000 for `gpu`; `other`
+        // always takes 0.
+        let crossover = |label: &str| match label {
+            "host" => Some(12_345),
+            "gpu" => Some(50_000),
+            _ => None,
+        };
+        let winner = |n: u64, label: &str| crossover(label).map_or(0, |c| usize::from(n > c));
+        let labels = ["host", "gpu", "other"];
+        let mut lattice = Lattice {
+            values: vec![
+                vec![SweepValue::Num(1_000), SweepValue::Num(1_000_000)],
+                labels.iter().map(|l| SweepValue::Label(l)).collect(),
+            ],
+            cells: [1_000, 1_000_000]
+                .iter()
+                .flat_map(|&n| labels.iter().map(move |l| cell(winner(n, l))))
+                .collect(),
+        };
+        let mut seen = Vec::new();
+        let mut measure = |p: &[SweepValue]| {
+            let (SweepValue::Num(n), SweepValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
+            seen.push(l);
+            Some(cell(winner(n, l)))
+        };
+        let measured = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
+        assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
+        assert_eq!(measured, seen.len());
+        for (li, label) in labels.iter().enumerate().take(2) {
+            let c = crossover(label).unwrap();
+            let ns: Vec<u64> =
+                lattice.values[0].iter().map(|v| if let SweepValue::Num(n) = v { *n } else { 0 }).collect();
+            let i = ns.iter().position(|&n| n > c).unwrap();
+            let (lo, hi) = (ns[i - 1], ns[i]);
+            assert!(hi as f64 / lo as f64 <= 1.25, "{label}: bracket {lo}..{hi}");
+            assert_eq!(lattice.cells[lattice.flat(&[i - 1, li])].acceptable, vec![0]);
+            assert_eq!(lattice.cells[lattice.flat(&[i, li])].acceptable, vec![1]);
+        }
+    }
+
+    #[test]
+    fn the_budget_stops_refinement() {
+        let mut lattice = Lattice {
+            values: vec![vec![SweepValue::Num(1), SweepValue::Num(1 << 20)]],
+            cells: vec![cell(0), cell(1)],
+        };
+        let mut calls = 0;
+        let measured = refine(&mut lattice, &[true], 1.25, 1_000, &mut |_| Some(cell(0)), &mut |_| {
+            calls += 1;
+            calls <= 2
+        });
+        assert_eq!(measured, 2);
+        assert_eq!(lattice.values[0].len(), 4);
+        // The cell cap stops it too: 2 cells, room for 3 values.
+        let values = vec![vec![SweepValue::Num(1), SweepValue::Num(1 << 20)]];
+        let mut lattice = Lattice { values, cells: vec![cell(0), cell(1)] };
+        refine(&mut lattice, &[true], 1.25, 3, &mut |_| Some(cell(0)), &mut |_| true);
+        assert_eq!(lattice.values[0].len(), 3);
+    }
+}

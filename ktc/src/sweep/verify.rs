@@ -1,0 +1,286 @@
+//! The harness side of `verify` and `retune --refine`: timing the stored entry's
+//! choices at sampled points, and re-sweeping around the points it gets wrong.
+
+use super::harness::Harness;
+use super::lattice::{Cell, Lattice};
+use super::measure::{PointResult, Rounds};
+use super::options::{SweepOptions, SweepReport};
+use super::run::{Sweeper, limits, open_cache, point_label, point_map, tune};
+use super::timing::Timed;
+use crate::registry::{SweepValue, Tuner};
+use crate::store::LookupStatus;
+use crate::verify::{VerifiedPoint, VerifyOptions, VerifyReport, sample_points};
+use crate::{AxisKind, ChoiceSource, Dispatch, Entry, Error, Provenance};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+/// Rounds at a verified point: more than a quick sweep's, as the regret is the result.
+const VERIFY_ROUNDS: Rounds = Rounds { min: 7, max: 41, floor: 5 };
+
+/// The current entry of `tuner` in the options' store, or why there is none.
+fn current_entry(tuner: &'static Tuner, options: &SweepOptions) -> Result<(PathBuf, Entry), Error> {
+    let cache = open_cache(options)?;
+    let provenance = Provenance::for_device(&tuner.identity, options.device);
+    match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
+        LookupStatus::Found { path, entry, .. } => Ok((path, *entry)),
+        other => Err(Error::Sweep {
+            kernel: tuner.name.into(),
+            reason: format!("no current entry to verify ({other:?}); tune the kernel first"),
+        }),
+    }
+}
+
+/// Verifies the current entry: see [`crate::verify::verify`].
+pub(super) fn verify<H: Harness>(
+    tuner: &'static Tuner,
+    harness: &H,
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+) -> Result<SweepReport, Error> {
+    let (path, entry) = current_entry(tuner, options)?;
+    let mut sweeper = Sweeper::new(tuner, harness, options)?;
+    sweeper.rounds = VERIFY_ROUNDS;
+    let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
+    Ok(SweepReport { kernel: tuner.name.into(), entry_path: path, entry, pushed: None, verify: Some(report) })
+}
+
+fn verify_with<H: Harness>(
+    sweeper: &mut Sweeper<'_, H>,
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+    path: &std::path::Path,
+    entry: &Entry,
+) -> Result<VerifyReport, Error> {
+    let tuner = sweeper.tuner;
+    let dispatch = Dispatch::from_entry(tuner, path.to_path_buf(), entry);
+    let budget = options.budget.unwrap_or(limits(options).1 * 2);
+    let cap = budget / verify.points.max(1) as u32;
+    let mut points = Vec::new();
+    let mut skipped = Vec::new();
+    // Points whose inputs cannot be built here (device data without a device) are
+    // redrawn, a bounded number of times.
+    for point in sample_points(tuner.axes, verify.points * 4, verify.seed) {
+        if points.len() == verify.points {
+            break;
+        }
+        match sweeper.measure(&point, cap) {
+            Ok(i) => {
+                let mut verified = verified_point(sweeper, &dispatch, i);
+                // A flag must survive a second look: one burst of load on a busy host
+                // can slow every round of one candidate.
+                if verified.regret > verify.threshold && sweeper.measure(&point, cap).is_ok() {
+                    merge_last_into(sweeper, i);
+                    verified = verified_point(sweeper, &dispatch, i);
+                }
+                points.push(verified);
+            }
+            Err(reason) => skipped.push(format!("{}: {reason}", point_label(tuner, &point))),
+        }
+    }
+    if points.is_empty() {
+        let reason = format!("no sampled point could be built: {}", skipped.join("; "));
+        return Err(Error::Sweep { kernel: tuner.name.into(), reason });
+    }
+    // Unbuildable draws are expected (a `device` label here); name them only when they
+    // left the sample short.
+    if points.len() == verify.points {
+        skipped.clear();
+    }
+    let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
+    Ok(VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped))
+}
+
+/// Appends the runs of the last result to result `i`'s, candidate by candidate.
+fn merge_last_into<H: Harness>(sweeper: &mut Sweeper<'_, H>, i: usize) {
+    let Some((_, again)) = sweeper.results.pop() else { return };
+    for t in again.timed {
+        if let Some(first) = sweeper.results[i].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
+            let mut samples = std::mem::take(&mut first.samples);
+            samples.extend(t.samples);
+            *first = Timed::new(t.candidate, samples);
+        }
+    }
+}
+
+fn label<H: Harness>(sweeper: &Sweeper<'_, H>, candidate: usize) -> String {
+    let c = sweeper.plan.candidates[candidate];
+    let name = sweeper.tuner.variants[c.variant].name;
+    c.block_size.map_or_else(|| name.to_string(), |b| format!("{name}/{b}"))
+}
+
+fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, index: usize) -> VerifiedPoint {
+    let (point, result) = &sweeper.results[index];
+    let axes: Vec<crate::AxisValue<'_>> = point.iter().map(|v| v.axis_value()).collect();
+    let choice = dispatch.explain(&axes);
+    let region = match choice.source {
+        ChoiceSource::Region { index, .. } => Some(index),
+        ChoiceSource::Fallback { .. } => None,
+    };
+    // Best of the interleaved rounds: what a candidate costs when load spares it, so a
+    // busy host inflates no regret.
+    let times_ns: BTreeMap<String, f64> = result
+        .timed
+        .iter()
+        .filter(|t| sweeper.live[t.candidate])
+        .map(|t| (label(sweeper, t.candidate), t.samples.iter().copied().fold(f64::INFINITY, f64::min)))
+        .collect();
+    let chosen = match choice.block_size {
+        Some(b) => format!("{}/{b}", choice.variant),
+        None => choice.variant.to_string(),
+    };
+    let (fastest_label, best) = times_ns
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map_or((String::new(), f64::NAN), |(k, v)| (k.clone(), *v));
+    // A choice that was not timed (excluded, or unavailable here) counts as the worst.
+    let chosen_ns =
+        times_ns.get(&chosen).copied().unwrap_or_else(|| times_ns.values().copied().fold(f64::NAN, f64::max));
+    VerifiedPoint {
+        point: point_map(sweeper.tuner, point),
+        chosen,
+        region,
+        fastest: fastest_label,
+        regret: chosen_ns / best,
+        times_ns,
+    }
+}
+
+/// Verifies, then re-sweeps around the flagged points: see [`crate::verify::refine`].
+pub(super) fn refine_flagged<H: Harness>(
+    tuner: &'static Tuner,
+    harness: &H,
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+) -> Result<SweepReport, Error> {
+    let (path, entry) = current_entry(tuner, options)?;
+    let mut sweeper = Sweeper::new(tuner, harness, options)?;
+    sweeper.rounds = VERIFY_ROUNDS;
+    let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
+    let flagged: Vec<usize> =
+        (0..sweeper.results.len()).filter(|&i| report.points[i].regret > verify.threshold).collect();
+    if flagged.is_empty() {
+        return Ok(SweepReport {
+            kernel: tuner.name.into(),
+            entry_path: path,
+            entry,
+            pushed: None,
+            verify: Some(report),
+        });
+    }
+    sweeper.rounds = limits(options).0;
+    // Keep the flagged points' results, drop the others', then add the entry's own.
+    let kept: Vec<_> = std::mem::take(&mut sweeper.results)
+        .into_iter()
+        .enumerate()
+        .filter_map(|(i, r)| flagged.contains(&i).then_some(r))
+        .collect();
+    sweeper.results = kept;
+    sweeper.results.extend(stored_results(&sweeper, &entry));
+    // An entry that kept no measurements (written by hand, or before sweeps kept
+    // them) is re-measured on the grid: inferring from its table alone would let the
+    // flagged points' decision spread unchecked.
+    let cap = limits(options).1 / sweeper.plan.points.len().max(1) as u32;
+    for point in sweeper.plan.points.clone() {
+        if !sweeper.results.iter().any(|(p, _)| *p == point) {
+            let _ = sweeper.measure(&point, cap);
+        }
+    }
+    let lattice = seeded_lattice(&sweeper, &entry)?;
+    let mut refined = tune(tuner, harness, options, Some((sweeper, lattice)))?;
+    refined.verify = Some(report);
+    Ok(refined)
+}
+
+/// The entry's measurements as point results (runs as stored; an old entry without
+/// them gives its median thrice).
+fn stored_results<H: Harness>(
+    sweeper: &Sweeper<'_, H>,
+    entry: &Entry,
+) -> Vec<(Vec<SweepValue>, PointResult)> {
+    let mut by_point: Vec<(Vec<SweepValue>, PointResult)> = Vec::new();
+    for m in &entry.measurements {
+        let Some(point) = stored_point(sweeper.tuner, &m.point) else { continue };
+        let Some(candidate) = sweeper.plan.candidates.iter().position(|c| {
+            sweeper.tuner.variants[c.variant].name == m.variant && c.block_size == m.block_size
+        }) else {
+            continue;
+        };
+        let samples: Vec<f64> = if m.samples_ns.is_empty() {
+            vec![m.median_ns; 3]
+        } else {
+            m.samples_ns.iter().map(|&s| s as f64).collect()
+        };
+        let timed = Timed::new(candidate, samples);
+        match by_point.iter_mut().find(|(p, _)| *p == point) {
+            Some((_, r)) => r.timed.push(timed),
+            None => by_point.push((
+                point,
+                PointResult { timed: vec![timed], failed: Vec::new(), elapsed: Default::default() },
+            )),
+        }
+    }
+    by_point
+}
+
+/// A stored point in the tuner's terms (labels must be grid labels).
+fn stored_point(tuner: &Tuner, point: &BTreeMap<String, serde_json::Value>) -> Option<Vec<SweepValue>> {
+    tuner
+        .axes
+        .iter()
+        .map(|axis| match point.get(axis.name)? {
+            serde_json::Value::String(s) => leak_free(axis.grid, s).map(SweepValue::Label),
+            v => v.as_u64().map(SweepValue::Num),
+        })
+        .collect()
+}
+
+/// The grid's own `&'static str` equal to `s`.
+fn leak_free(grid: &'static [SweepValue], s: &str) -> Option<&'static str> {
+    grid.iter().find_map(|v| match v {
+        SweepValue::Label(l) if *l == s => Some(*l),
+        _ => None,
+    })
+}
+
+/// The lattice over every value the results cover: measured cells from the results,
+/// the others inferred from the entry's table (what dispatch answers there now).
+fn seeded_lattice<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Result<Lattice, Error> {
+    let tuner = sweeper.tuner;
+    let mut values: Vec<Vec<SweepValue>> = vec![Vec::new(); tuner.axes.len()];
+    for (point, _) in &sweeper.results {
+        for (a, v) in point.iter().enumerate() {
+            if !values[a].contains(v) {
+                values[a].push(*v);
+            }
+        }
+    }
+    for (a, v) in values.iter_mut().enumerate() {
+        if tuner.axes[a].kind == AxisKind::Numeric {
+            v.sort_by_key(|x| if let SweepValue::Num(n) = x { *n } else { 0 });
+        }
+    }
+    let index: HashMap<&[SweepValue], usize> =
+        sweeper.results.iter().enumerate().map(|(i, (p, _))| (p.as_slice(), i)).collect();
+    let table = entry.table();
+    let mut lattice = Lattice { values, cells: Vec::new() };
+    let total: usize = lattice.values.iter().map(Vec::len).product();
+    for flat in 0..total {
+        let point = lattice.point(flat);
+        let cell = match index.get(point.as_slice()) {
+            Some(&i) => sweeper.cell(i)?,
+            None => {
+                let query: Vec<(&str, crate::AxisValue<'_>)> =
+                    tuner.axes.iter().map(|a| a.name).zip(point.iter().map(|v| v.axis_value())).collect();
+                let candidate = table.lookup(&query).and_then(|(_, r)| {
+                    sweeper.plan.candidates.iter().position(|c| {
+                        tuner.variants[c.variant].name == r.variant && c.block_size == r.block_size
+                    })
+                });
+                let c = candidate.unwrap_or(sweeper.plan.reference);
+                Cell { acceptable: vec![c], near: vec![c], result: None }
+            }
+        };
+        lattice.cells.push(cell);
+    }
+    Ok(lattice)
+}

@@ -1,0 +1,74 @@
+//! `verify`: is the stored tuning still right? Samples problem sizes inside the sweep's
+//! range but off its grid (log-uniform on numeric axes), times the entry's choice
+//! against every candidate there, and reports the regret `t(chosen) / t(fastest)` per
+//! point, its geometric mean and worst, the regions whose regret exceeds a threshold,
+//! and how tuned dispatch compares with always running each single candidate. Times are
+//! the best of interleaved rounds; a point above the threshold is measured a second
+//! time before it is flagged.
+//!
+//! The drift check to run after a driver, BIOS or hardware change; `refine` then
+//! re-sweeps only around the flagged points and writes a new entry.
+//!
+//! ```no_run
+//! # fn demo(tuner: &'static ktc::Tuner) -> Result<(), ktc::Error> {
+//! use ktc::verify::{VerifyOptions, verify};
+//! let report = verify(tuner, &VerifyOptions::default(), &ktc::sweep::SweepOptions::from_env())?;
+//! println!("{report}");
+//! assert!(report.geomean_regret < 1.10);
+//! # Ok(()) }
+//! ```
+
+mod report;
+mod sample;
+
+pub use report::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyReport};
+pub(crate) use sample::sample_points;
+
+use crate::Error;
+use crate::registry::Tuner;
+use crate::sweep::{SweepOptions, SweepReport, SweepTask};
+
+/// What `verify` samples and what it flags.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifyOptions {
+    /// Points to measure (points whose inputs cannot be built here are redrawn).
+    pub points: usize,
+    /// Regret above which a point, and its region, is flagged.
+    pub threshold: f64,
+    /// Seed of the sampled sizes: the same seed samples the same points.
+    pub seed: u64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269 }
+    }
+}
+
+/// Verifies the stored entry of `tuner` (this host's, or `sweep.fingerprint`'s, in
+/// `sweep.cache_dir`): see the [module docs](self). Writes nothing. An error when no
+/// current entry exists or no sampled point could be built.
+pub fn verify(
+    tuner: &'static Tuner,
+    options: &VerifyOptions,
+    sweep: &SweepOptions,
+) -> Result<VerifyReport, Error> {
+    let sweep = SweepOptions { task: SweepTask::Verify(options.clone()), ..sweep.clone() };
+    let report = (tuner.sweep)(&sweep)?;
+    report
+        .verify
+        .ok_or_else(|| Error::Sweep { kernel: tuner.name.into(), reason: "the sweep did not verify".into() })
+}
+
+/// Verifies, then re-sweeps around the flagged points only (the entry's other
+/// measurements reused) and writes the refined table as a new entry. The report's
+/// `verify` is the verification that led to it; when nothing was flagged, no entry is
+/// written and the report names the entry verified.
+pub fn refine(
+    tuner: &'static Tuner,
+    options: &VerifyOptions,
+    sweep: &SweepOptions,
+) -> Result<SweepReport, Error> {
+    let sweep = SweepOptions { task: SweepTask::Refine(options.clone()), ..sweep.clone() };
+    (tuner.sweep)(&sweep)
+}

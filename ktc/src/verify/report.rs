@@ -1,0 +1,227 @@
+//! What `verify` found, and how it reads.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+
+/// One sampled point: what dispatch chose, what was fastest, every candidate's time.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifiedPoint {
+    /// The point, by axis name (labels as strings).
+    pub point: BTreeMap<String, serde_json::Value>,
+    /// The entry's choice here, `variant` or `variant/block`.
+    pub chosen: String,
+    /// The region of the entry that chose it; `None` where dispatch fell back.
+    pub region: Option<usize>,
+    /// The fastest candidate here.
+    pub fastest: String,
+    /// `t(chosen) / t(fastest)`: 1 is perfect.
+    pub regret: f64,
+    /// Every candidate's time in nanoseconds, `variant` or `variant/block`: the best of
+    /// its interleaved rounds (of both looks, for a point measured twice).
+    pub times_ns: BTreeMap<String, f64>,
+}
+
+/// Tuned dispatch against always running one candidate, over the sampled points.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FixedComparison {
+    /// The candidate, `variant` or `variant/block`.
+    pub candidate: String,
+    /// Geometric mean of `t(candidate) / t(chosen)`: above 1, tuning wins.
+    pub geomean_speedup: f64,
+    /// The smallest `t(candidate) / t(chosen)`: the point where tuning did worst.
+    pub worst_speedup: f64,
+}
+
+/// A region of the entry where some sampled point's regret exceeds the threshold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlaggedRegion {
+    /// The region's index in the entry; `None` for fallback choices.
+    pub index: Option<usize>,
+    /// The region as text.
+    pub region: String,
+    /// How many sampled points in it exceed the threshold.
+    pub points: usize,
+    /// The largest regret among them.
+    pub worst_regret: f64,
+}
+
+/// The outcome of [`verify`](super::verify).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VerifyReport {
+    /// The kernel.
+    pub kernel: String,
+    /// The entry verified.
+    pub entry: PathBuf,
+    /// The regret threshold above which points are flagged.
+    pub threshold: f64,
+    /// The measured points.
+    pub points: Vec<VerifiedPoint>,
+    /// Geometric mean of the points' regret.
+    pub geomean_regret: f64,
+    /// The largest regret.
+    pub worst_regret: f64,
+    /// Regions with a point above the threshold, worst first.
+    pub flagged: Vec<FlaggedRegion>,
+    /// Tuned dispatch against each single candidate, best candidate first.
+    pub fixed: Vec<FixedComparison>,
+    /// Sampled points that were not measured, and why.
+    pub skipped: Vec<String>,
+}
+
+fn geomean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
+    if n == 0 { f64::NAN } else { (sum / n as f64).exp() }
+}
+
+impl VerifyReport {
+    /// Summarises measured points; `regions[i]` is region `i` as text.
+    pub(crate) fn new(
+        kernel: String,
+        entry: PathBuf,
+        threshold: f64,
+        points: Vec<VerifiedPoint>,
+        regions: &[String],
+        skipped: Vec<String>,
+    ) -> VerifyReport {
+        let geomean_regret = geomean(points.iter().map(|p| p.regret));
+        let worst_regret = points.iter().map(|p| p.regret).fold(f64::NAN, f64::max);
+        let mut flagged: BTreeMap<Option<usize>, FlaggedRegion> = BTreeMap::new();
+        for p in points.iter().filter(|p| p.regret > threshold) {
+            let region = p.region.and_then(|i| regions.get(i).cloned()).unwrap_or_else(|| "fallback".into());
+            let f = flagged.entry(p.region).or_insert(FlaggedRegion {
+                index: p.region,
+                region,
+                points: 0,
+                worst_regret: 0.0,
+            });
+            f.points += 1;
+            f.worst_regret = f.worst_regret.max(p.regret);
+        }
+        let mut flagged: Vec<FlaggedRegion> = flagged.into_values().collect();
+        flagged.sort_by(|a, b| b.worst_regret.total_cmp(&a.worst_regret));
+        let candidates: Vec<&String> =
+            points.first().map(|p| p.times_ns.keys().collect()).unwrap_or_default();
+        let mut fixed: Vec<FixedComparison> = candidates
+            .into_iter()
+            .filter(|c| points.iter().all(|p| p.times_ns.contains_key(*c)))
+            .map(|c| {
+                let ratios: Vec<f64> = points.iter().map(|p| p.times_ns[c] / p.times_ns[&p.chosen]).collect();
+                FixedComparison {
+                    candidate: c.clone(),
+                    geomean_speedup: geomean(ratios.iter().copied()),
+                    worst_speedup: ratios.iter().copied().fold(f64::INFINITY, f64::min),
+                }
+            })
+            .collect();
+        fixed.sort_by(|a, b| a.geomean_speedup.total_cmp(&b.geomean_speedup));
+        VerifyReport {
+            kernel,
+            entry,
+            threshold,
+            points,
+            geomean_regret,
+            worst_regret,
+            flagged,
+            fixed,
+            skipped,
+        }
+    }
+
+    /// Whether every point's regret is within the threshold.
+    pub fn is_within(&self) -> bool {
+        self.flagged.is_empty()
+    }
+}
+
+impl fmt::Display for VerifyReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "verify `{}` ({}) at {} off-grid points",
+            self.kernel,
+            self.entry.display(),
+            self.points.len()
+        )?;
+        for p in &self.points {
+            let point: Vec<String> =
+                p.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
+            let mark = if p.regret > self.threshold { "  <-- flagged" } else { "" };
+            writeln!(
+                f,
+                "  {:<44} chosen {:<22} fastest {:<22} regret {:.3}{mark}",
+                point.join(", "),
+                p.chosen,
+                p.fastest,
+                p.regret
+            )?;
+        }
+        writeln!(
+            f,
+            "regret: geomean {:.3}, worst {:.3} (threshold {:.2})",
+            self.geomean_regret, self.worst_regret, self.threshold
+        )?;
+        for r in &self.flagged {
+            let index = r.index.map_or("-".to_string(), |i| i.to_string());
+            writeln!(
+                f,
+                "flagged region {index}: {} ({} points, worst {:.3})",
+                r.region, r.points, r.worst_regret
+            )?;
+        }
+        writeln!(f, "tuned vs always one candidate (t(fixed)/t(tuned); above 1: tuning wins):")?;
+        for c in &self.fixed {
+            writeln!(
+                f,
+                "  {:<24} geomean {:.3}, worst point {:.3}",
+                c.candidate, c.geomean_speedup, c.worst_speedup
+            )?;
+        }
+        for s in &self.skipped {
+            writeln!(f, "skipped: {s}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn point(n: u64, chosen: &str, region: usize, times: &[(&str, f64)]) -> VerifiedPoint {
+        let times_ns: BTreeMap<String, f64> = times.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let (fastest, best) =
+            times_ns.iter().min_by(|a, b| a.1.total_cmp(b.1)).map(|(k, v)| (k.clone(), *v)).unwrap();
+        VerifiedPoint {
+            point: BTreeMap::from([("n".to_string(), serde_json::Value::from(n))]),
+            chosen: chosen.into(),
+            region: Some(region),
+            fastest,
+            regret: times_ns[chosen] / best,
+            times_ns,
+        }
+    }
+
+    #[test]
+    fn summary_flags_regions_and_compares_fixed_choices() {
+        let points = vec![
+            point(10, "a", 0, &[("a", 100.0), ("b", 200.0)]),
+            point(20, "a", 0, &[("a", 150.0), ("b", 100.0)]),
+            point(30, "b", 1, &[("a", 400.0), ("b", 100.0)]),
+        ];
+        let regions = ["n ≤ 25 → a".to_string(), "→ b".to_string()];
+        let r = VerifyReport::new("k".into(), "e.json".into(), 1.1, points, &regions, vec![]);
+        assert!((r.worst_regret - 1.5).abs() < 1e-12);
+        assert!((r.geomean_regret - 1.5f64.powf(1.0 / 3.0)).abs() < 1e-12);
+        assert_eq!(
+            r.flagged,
+            vec![FlaggedRegion { index: Some(0), region: regions[0].clone(), points: 1, worst_regret: 1.5 }]
+        );
+        assert!(!r.is_within());
+        assert_eq!(r.fixed[0].candidate, "b");
+        assert!((r.fixed[0].worst_speedup - 2.0 / 3.0).abs() < 1e-12);
+        assert!((r.fixed[1].geomean_speedup - (1.0f64 * 4.0).powf(1.0 / 3.0)).abs() < 1e-12);
+        assert!(r.to_string().contains("flagged region 0"));
+    }
+}

@@ -1,0 +1,75 @@
+//! Off-grid sample points: log-uniform between a numeric axis' smallest and largest
+//! grid value, avoiding the grid values themselves; labels drawn uniformly.
+
+use crate::AxisKind;
+use crate::registry::{SweepValue, TunerAxis};
+
+/// SplitMix64: a tiny deterministic generator, so a seed names a set of points.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// `count` points over `axes`, reproducible from `seed`.
+pub(crate) fn sample_points(axes: &[TunerAxis], count: usize, seed: u64) -> Vec<Vec<SweepValue>> {
+    let mut rng = Rng(seed);
+    (0..count).map(|_| axes.iter().map(|axis| sample_axis(axis, &mut rng)).collect()).collect()
+}
+
+fn sample_axis(axis: &TunerAxis, rng: &mut Rng) -> SweepValue {
+    if axis.kind == AxisKind::Categorical || axis.grid.iter().any(|v| matches!(v, SweepValue::Label(_))) {
+        return axis.grid[(rng.next() % axis.grid.len() as u64) as usize];
+    }
+    let nums: Vec<u64> =
+        axis.grid.iter().filter_map(|v| if let SweepValue::Num(n) = v { Some(*n) } else { None }).collect();
+    let (lo, hi) = (nums.iter().copied().min().unwrap_or(0), nums.iter().copied().max().unwrap_or(0));
+    let (llo, lhi) = ((lo.max(1) as f64).ln(), (hi.max(1) as f64).ln());
+    // Off the grid where the range leaves room (a few tries), else anything in range.
+    let mut value = lo;
+    for _ in 0..16 {
+        value = (llo + rng.unit() * (lhi - llo)).exp().round().clamp(lo as f64, hi as f64) as u64;
+        if !nums.contains(&value) {
+            break;
+        }
+    }
+    SweepValue::Num(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_stay_in_range_off_grid_and_are_reproducible() {
+        let n: &'static [SweepValue] =
+            &[SweepValue::Num(1_000), SweepValue::Num(100_000), SweepValue::Num(1_000_000)];
+        let loc: &'static [SweepValue] = &[SweepValue::Label("host"), SweepValue::Label("device")];
+        let axes = [
+            TunerAxis { name: "n", kind: AxisKind::Numeric, grid: n },
+            TunerAxis { name: "loc", kind: AxisKind::Categorical, grid: loc },
+        ];
+        let points = sample_points(&axes, 200, 7);
+        assert_eq!(points, sample_points(&axes, 200, 7));
+        let mut below_grid_mid = 0;
+        for p in &points {
+            let SweepValue::Num(v) = p[0] else { panic!("{p:?}") };
+            assert!((1_000..=1_000_000).contains(&v) && !n.contains(&p[0]), "{v}");
+            below_grid_mid += usize::from(v < 31_623);
+            assert!(loc.contains(&p[1]));
+        }
+        // Log-uniform: about half below the geometric middle of the range.
+        assert!((60..140).contains(&below_grid_mid), "{below_grid_mid}");
+    }
+}

@@ -1,0 +1,60 @@
+//! `ktc verify` and `ktc retune --refine` as a kernel crate's binary (`ktc-demo`) runs
+//! them, against a store its own `retune` filled.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn ktc(store: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ktc-demo"))
+        .args(args)
+        .env("KTC_CACHE_DIR", store)
+        .env("KTC_FINGERPRINT", "cli-verify-host")
+        .env_remove("KTC_TUNE_ON_MISS")
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn verify_reports_regret_and_refine_writes_an_entry_when_needed() {
+    let store = tempfile::tempdir().unwrap();
+    let untuned = ktc(store.path(), &["verify", "sum", "--points", "3"]);
+    assert_eq!(untuned.status.code(), Some(1), "nothing to verify yet");
+    assert!(text(&untuned.stderr).contains("tune the kernel first"), "{}", text(&untuned.stderr));
+
+    let tuned = ktc(store.path(), &["retune", "sum", "--budget", "3"]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    let out =
+        ktc(store.path(), &["verify", "sum", "--points", "4", "--seed", "7", "--json", "--budget", "3"]);
+    // 0: every point within the threshold; 1: a region flagged (a drift, or noise on a
+    // busy host). Either way the report is on stdout.
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out.stderr));
+    let report: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)));
+    let points = report["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    assert!(points.iter().all(|p| p["regret"].as_f64().is_some_and(|r| r >= 1.0)));
+    assert_eq!(out.status.code() == Some(1), !report["flagged"].as_array().unwrap().is_empty());
+    assert!(report["fixed"].as_array().unwrap().len() >= 2);
+
+    let refined = ktc(store.path(), &["retune", "--refine", "sum", "--budget", "3", "--json"]);
+    assert!(refined.status.success(), "{}", text(&refined.stderr));
+    let outcomes: Value = serde_json::from_slice(&refined.stdout).unwrap();
+    assert!(outcomes["outcomes"][0]["entry"].is_string(), "{outcomes}");
+}
+
+#[test]
+fn verify_of_an_unlinked_kernel_is_bad_usage() {
+    let store = tempfile::tempdir().unwrap();
+    let out = ktc(store.path(), &["verify", "no_such_kernel"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("no linked kernel is named `no_such_kernel`"),
+        "{}",
+        text(&out.stderr)
+    );
+}

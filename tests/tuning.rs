@@ -1,0 +1,142 @@
+//! Refinement, verify and `retune --refine` end to end, on a fixture whose crossover is
+//! known by construction: `per_item` costs 50 units per item, `fixed_cost` 20 000 units
+//! plus one per item, so `per_item` wins below n ≈ 408 by up to 40× and loses above by
+//! up to 16× — far beyond any noise, so where the decision flips is not a timing call.
+
+use ktc::sweep::{SweepMode, SweepOptions};
+use ktc::verify::{VerifyOptions, refine, verify};
+use ktc::{AxisValue, Condition, DecisionTable, KernelTuningCache, Provenance, Region};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// `units` steps of a dependent chain the optimiser cannot remove.
+fn burn(units: usize) {
+    let mut acc = 0u64;
+    for i in 0..units as u64 {
+        acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
+    }
+    black_box(acc);
+}
+
+/// The fixture: two variants with the same output and a crossover near n = 408.
+#[ktc::tunable(axes(n = data.len()), sweep(n = [10, 10_000]))]
+pub mod crossover {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<u64>, Vec<u64>) {
+        ((0..n as u64).collect(), vec![0; 1])
+    }
+
+    /// The reference: cheap per call, dear per item.
+    #[variant(reference)]
+    pub fn per_item(data: &[u64], out: &mut [u64]) {
+        super::burn(50 * data.len());
+        out[0] = data.iter().sum();
+    }
+
+    /// Dear per call, cheap per item.
+    #[variant]
+    pub fn fixed_cost(data: &[u64], out: &mut [u64]) {
+        super::burn(20_000 + data.len());
+        out[0] = data.iter().sum();
+    }
+}
+
+const TUNER: &ktc::Tuner = crossover::Variant::kernel();
+
+fn options(dir: &std::path::Path, grid_only: bool) -> SweepOptions {
+    SweepOptions {
+        mode: SweepMode::Quick,
+        budget: Some(Duration::from_secs(8)),
+        cache_dir: Some(dir.to_path_buf()),
+        fingerprint: Some("tuning-host".into()),
+        progress: false,
+        skip_push: true,
+        grid_only,
+        ..SweepOptions::default()
+    }
+}
+
+fn measured_ns(entry: &ktc::Entry) -> Vec<u64> {
+    let mut ns: Vec<u64> = entry.measurements.iter().map(|m| m.point["n"].as_u64().unwrap()).collect();
+    ns.sort();
+    ns.dedup();
+    ns
+}
+
+fn choice(table: &DecisionTable, n: u64) -> String {
+    table.lookup(&[("n", AxisValue::Int(n))]).unwrap().1.variant.clone()
+}
+
+#[test]
+fn refinement_brackets_the_crossover_and_puts_the_bound_between() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = (TUNER.sweep)(&options(dir.path(), false)).unwrap();
+    let entry = &report.entry;
+    let table = entry.table();
+    assert_eq!(entry.regions.len(), 2, "{table}");
+    let Some(Condition::Le(bound)) = entry.regions[0].when.get("n").cloned() else { panic!("{table}") };
+    assert_eq!(entry.regions[0].variant, "per_item", "{table}");
+    assert!((100.0..2_000.0).contains(&bound), "the bound {bound} is far from the crossover near 408");
+    let ns = measured_ns(entry);
+    assert!(ns.len() > 2, "refinement measured between the grid points: {ns:?}");
+    let below = ns.iter().copied().filter(|&n| (n as f64) < bound).max().unwrap();
+    let above = ns.iter().copied().filter(|&n| (n as f64) > bound).min().unwrap();
+    assert!(above as f64 / below as f64 <= 1.25, "bracket {below}..{above} around {bound}");
+    assert_eq!(bound, (below as f64 * above as f64).sqrt().floor(), "the bound is the bracket's middle");
+    // Every run is kept, in round order.
+    assert!(entry.measurements.iter().all(|m| m.samples_ns.len() == m.runs as usize && m.runs >= 3));
+}
+
+#[test]
+fn grid_only_keeps_the_grid_and_its_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = (TUNER.sweep)(&options(dir.path(), true)).unwrap();
+    assert_eq!(measured_ns(&report.entry), vec![10, 10_000]);
+    assert_eq!(
+        report.entry.regions,
+        vec![Region::new("per_item").at_most("n", 10.0), Region::new("fixed_cost")]
+    );
+}
+
+#[test]
+fn verify_measures_off_grid_points_and_compares_fixed_choices() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    (TUNER.sweep)(&options).unwrap();
+    let report = verify(TUNER, &VerifyOptions { points: 6, ..VerifyOptions::default() }, &options).unwrap();
+    assert_eq!(report.points.len(), 6);
+    for p in &report.points {
+        let n = p.point["n"].as_u64().unwrap();
+        assert!(n > 10 && n < 10_000, "{n} is off the grid, inside its range");
+        assert!(p.regret.is_finite() && p.regret >= 1.0, "{p:?}");
+        assert_eq!(p.times_ns.len(), 2);
+    }
+    assert_eq!(report.fixed.len(), 2);
+    assert!(report.geomean_regret >= 1.0 && report.worst_regret >= report.geomean_regret);
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["points"].as_array().unwrap().len(), 6);
+}
+
+#[test]
+fn refine_repairs_an_entry_that_is_wrong_below_the_crossover() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    // An entry (without measurements) that always picks `fixed_cost`: up to 40× slower
+    // for small n.
+    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
+    let wrong =
+        DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
+    let old = cache.update_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
+    let verify_options = VerifyOptions { points: 8, ..VerifyOptions::default() };
+    let refined = refine(TUNER, &verify_options, &options).unwrap();
+    let verified = refined.verify.as_ref().unwrap();
+    assert!(!verified.is_within(), "the wrong region is flagged: {verified}");
+    assert_ne!(refined.entry_path, old, "a new entry is written");
+    let table = refined.entry.table();
+    assert_eq!(choice(&table, 20), "per_item", "{table}");
+    assert_eq!(choice(&table, 10_000), "fixed_cost", "{table}");
+    // The new entry is the one verify now reads, and it passes.
+    let again = verify(TUNER, &verify_options, &options).unwrap();
+    assert_eq!(again.entry, refined.entry_path);
+}
