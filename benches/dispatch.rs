@@ -61,8 +61,11 @@ fn table(n_bounds: u64, k_bounds: u64) -> DecisionTable {
 
 fn store_tables(dir: &std::path::Path) {
     let cache = KernelTuningCache::open(dir).expect("store").with_fingerprint(ktc::hw_fingerprint());
-    let kernels: [(&'static Tuner, DecisionTable); 3] =
-        [(&t1::__KTC_TUNER, table(1, 1)), (&t8::__KTC_TUNER, table(4, 2)), (&t32::__KTC_TUNER, table(8, 4))];
+    let kernels: [(&'static Tuner, DecisionTable); 3] = [
+        (t1::Variant::kernel(), table(1, 1)),
+        (t8::Variant::kernel(), table(4, 2)),
+        (t32::Variant::kernel(), table(8, 4)),
+    ];
     for (tuner, table) in kernels {
         let provenance = Provenance::current(&tuner.identity);
         cache.write_entry(&cache.new_entry(tuner.name, &provenance, table)).expect("write entry");

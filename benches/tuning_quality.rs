@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 fn main() {
     let points = std::env::var("TQ_POINTS").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
     let only = std::env::var("TQ_KERNELS").ok();
-    let tuners: [&'static Tuner; 2] = [&joint_hist_batched::__KTC_TUNER, &discretize::__KTC_TUNER];
+    let tuners: [&'static Tuner; 2] = [joint_hist_batched::Variant::kernel(), discretize::Variant::kernel()];
     let mut modes = vec![("refined", SweepMode::Quick, false), ("grid-only", SweepMode::Quick, true)];
     if std::env::var("TQ_FULL").is_ok_and(|v| v == "1") {
         modes.push(("full", SweepMode::Full, false));

@@ -44,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Sweeps `sum` when this host has no current tuning for it, with a progress bar.
 fn tune_if_missing(cache: &KernelTuningCache) -> Result<(), ktc::Error> {
-    let tuner = &sum::__KTC_TUNER;
+    let tuner = sum::Variant::kernel();
     let provenance = Provenance::current(&tuner.identity);
     match cache.load(tuner.name, &provenance, Some(&tuner.schema())).status {
         LookupStatus::Found { path, .. } => {

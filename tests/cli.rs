@@ -100,7 +100,7 @@ fn fingerprint_names_the_linked_kernels_code_version() {
     let value = json(&STORE, &["fingerprint"]);
     assert_eq!(value["fingerprint"], FINGERPRINT);
     assert_eq!(value["devices"][0]["device"], "cpu");
-    let expected = Provenance::current(&sum::__KTC_TUNER.identity).code_version();
+    let expected = Provenance::current(&sum::Variant::kernel().identity).code_version();
     let kernels = value["kernels"].as_array().unwrap();
     assert!(
         kernels.iter().any(|k| k["kernel"] == "sum" && k["code_version"] == expected.as_str()),
@@ -149,7 +149,7 @@ fn show_of_an_untuned_kernel_says_what_to_do() {
 #[test]
 fn explain_agrees_with_the_dispatcher() {
     let cache = KernelTuningCache::open(&*STORE).unwrap().with_fingerprint(FINGERPRINT);
-    let dispatch = Dispatch::load_from(&sum::__KTC_TUNER, &cache);
+    let dispatch = Dispatch::load_from(sum::Variant::kernel(), &cache);
     for n in [0u64, 10, 1_000, 20_000, 300_000, 2_000_000, 6_000_000] {
         let value = json(&STORE, &["explain", "sum", "--axis", &format!("n={n}")]);
         let choice = dispatch.explain(&[AxisValue::Int(n)]);

@@ -4,17 +4,18 @@
 use ktc::sweep::{SweepMode, SweepOptions};
 use ktc::{AxisValue, ChoiceSource};
 use ktc_workspace::demo::sum;
-use std::process::Command;
 use std::time::Duration;
 
-const CHILD: &str = "KTC_E2E_CHILD";
+#[path = "support/child.rs"]
+mod child;
+
 /// Sizes below the grid, between grid points on both sides of any crossover, and above.
 const SIZES: [usize; 6] = [10, 1_000, 20_000, 300_000, 2_000_000, 6_000_000];
 
 #[test]
 fn a_separate_process_dispatches_to_the_sweeps_winners() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return print_choices();
     }
     let store = tempfile::tempdir().unwrap();
     let options = SweepOptions {
@@ -27,20 +28,15 @@ fn a_separate_process_dispatches_to_the_sweeps_winners() {
         skip_push: true,
         ..SweepOptions::default()
     };
-    let report = (sum::__KTC_TUNER.sweep)(&options).expect("sweep");
+    let report = (sum::Variant::kernel().sweep)(&options).expect("sweep");
     assert!(report.entry_path.starts_with(store.path().join("e2e-host").join("sum")));
     assert!(report.entry_path.is_file());
     println!("regions:\n{}", report.entry.table());
 
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_prints_its_choices", "--nocapture", "--test-threads", "1"])
-        .env(CHILD, "1")
-        .env("KTC_CACHE_DIR", store.path())
-        .env("KTC_FINGERPRINT", "e2e-host")
-        .output()
-        .unwrap();
+    let output = child::spawn("a_separate_process_dispatches_to_the_sweeps_winners", |c| {
+        c.env("KTC_CACHE_DIR", store.path()).env("KTC_FINGERPRINT", "e2e-host");
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "child failed:\n{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
 
     let table = report.entry.table();
     let mut seen = 0;
@@ -58,12 +54,8 @@ fn a_separate_process_dispatches_to_the_sweeps_winners() {
     assert_eq!(seen, SIZES.len(), "child output:\n{stdout}");
 }
 
-/// Runs only as the child of the test above: a fresh process with the store filled.
-#[test]
-fn child_prints_its_choices() {
-    if std::env::var_os(CHILD).is_none() {
-        return;
-    }
+/// The child's part of the test above: a fresh process with the store filled.
+fn print_choices() {
     for n in SIZES {
         let (data,) = sum::inputs(n);
         let choice = sum::explain(&data);

@@ -9,21 +9,14 @@ use ktc::remote::{FolderBackend, PutOutcome, RemoteBackend, SyncFilter, pull, pu
 use remote_common::*;
 use std::time::Instant;
 
-#[test]
-fn child_dispatches() {
-    if std::env::var_os(CHILD).is_some() {
-        child_body();
-    }
-}
-
 fn file_url(dir: &std::path::Path) -> String {
     format!("file://{}", dir.display())
 }
 
 #[test]
 fn push_then_pull_round_trip_serves_a_fresh_process() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let (a, shared, b) =
         (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -49,23 +42,31 @@ fn push_then_pull_round_trip_serves_a_fresh_process() {
     // The copy is byte-identical, under the same name.
     let copy = b.path().join(written.strip_prefix(a.path()).unwrap());
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&written).unwrap());
-    assert_tuned(&run_child(b.path(), &[]));
+    assert_tuned(&run_child("push_then_pull_round_trip_serves_a_fresh_process", b.path(), &[]));
 }
 
 #[test]
 fn a_local_miss_is_served_from_the_remote_and_kept() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let (a, shared, empty) =
         (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let written = write_entry(a.path());
     push(&cache(a.path()), &FolderBackend::new(shared.path()), &SyncFilter::default()).unwrap();
-    let run = run_child(empty.path(), &remote_env(&file_url(shared.path())));
+    let run = run_child(
+        "a_local_miss_is_served_from_the_remote_and_kept",
+        empty.path(),
+        &remote_env(&file_url(shared.path())),
+    );
     assert_tuned(&run);
     assert!(empty.path().join(written.strip_prefix(a.path()).unwrap()).is_file(), "stored locally");
     // Now local: a process with the remote gone still gets the tuning.
-    assert_tuned(&run_child(empty.path(), &remote_env("file:///nonexistent/ktc-remote")));
+    assert_tuned(&run_child(
+        "a_local_miss_is_served_from_the_remote_and_kept",
+        empty.path(),
+        &remote_env("file:///nonexistent/ktc-remote"),
+    ));
 }
 
 #[test]
@@ -85,31 +86,39 @@ fn sixteen_racing_pushers_create_one_object() {
 
 #[test]
 fn a_missing_folder_falls_back_within_the_timeout() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let empty = tempfile::tempdir().unwrap();
-    let run = run_child(empty.path(), &remote_env("file:///nonexistent/ktc-remote"));
+    let run = run_child(
+        "a_missing_folder_falls_back_within_the_timeout",
+        empty.path(),
+        &remote_env("file:///nonexistent/ktc-remote"),
+    );
     assert_bounded_fallback(&run, "not a folder");
 }
 
 #[test]
 fn a_garbage_object_falls_back_and_is_not_stored() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let (shared, empty) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let key = fresh_key();
     FolderBackend::new(shared.path()).put_if_absent(&key, b"\x00{not json").unwrap();
-    let run = run_child(empty.path(), &remote_env(&file_url(shared.path())));
+    let run = run_child(
+        "a_garbage_object_falls_back_and_is_not_stored",
+        empty.path(),
+        &remote_env(&file_url(shared.path())),
+    );
     assert_bounded_fallback(&run, "not valid JSON");
     assert!(!empty.path().join(FINGERPRINT).exists(), "nothing invalid is stored locally");
 }
 
 #[test]
 fn a_fifo_in_place_of_an_entry_does_not_hang() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let (shared, empty) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let key = fresh_key();
@@ -117,10 +126,13 @@ fn a_fifo_in_place_of_an_entry_does_not_hang() {
     std::fs::create_dir_all(&dir).unwrap();
     let made = std::process::Command::new("mkfifo").arg(dir.join(&key.name)).status();
     if !made.is_ok_and(|s| s.success()) {
-        println!("skipped: mkfifo is not available here");
-        return;
+        return child::skip("mkfifo is not available here", false);
     }
-    let run = run_child(empty.path(), &remote_env(&file_url(shared.path())));
+    let run = run_child(
+        "a_fifo_in_place_of_an_entry_does_not_hang",
+        empty.path(),
+        &remote_env(&file_url(shared.path())),
+    );
     assert_bounded_fallback(&run, "not a regular file");
 }
 
@@ -156,13 +168,9 @@ fn pull_and_push_reject_what_is_not_a_valid_entry() {
     assert_eq!(report.transferred.len(), 1, "{report}");
 }
 
-/// Child: sweeps the fixture into `KTC_CACHE_DIR` with pushing left on, and prints
-/// what the push did.
-#[test]
-fn child_sweeps() {
-    if std::env::var_os("KTC_REMOTE_SWEEP_CHILD").is_none() {
-        return;
-    }
+/// The child's part of `a_sweep_pushes_its_entry_unless_opted_out`: sweeps the
+/// fixture into `KTC_CACHE_DIR` with pushing left on, and prints what the push did.
+fn sweep_and_print() {
     let options = ktc::sweep::SweepOptions {
         mode: ktc::sweep::SweepMode::Quick,
         budget: Some(std::time::Duration::from_secs(5)),
@@ -172,31 +180,26 @@ fn child_sweeps() {
         skip_push: false,
         ..Default::default()
     };
-    let report = (scale::__KTC_TUNER.sweep)(&options).unwrap();
+    let report = (scale::Variant::kernel().sweep)(&options).unwrap();
     println!("PUSHED {:?}", report.pushed);
 }
 
-/// Runs `child_sweeps` with `env`; returns its stdout.
+/// Runs the child of `a_sweep_pushes_its_entry_unless_opted_out` with `env`; returns
+/// its stdout.
 fn sweep_child(store: &std::path::Path, env: &[(&str, String)]) -> String {
-    let mut command = std::process::Command::new(std::env::current_exe().unwrap());
-    command
-        .args(["--exact", "child_sweeps", "--nocapture", "--test-threads", "1"])
-        .env("KTC_REMOTE_SWEEP_CHILD", "1")
-        .env("KTC_CACHE_DIR", store)
-        .env_remove("KTC_REMOTE_PUSH");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    let output = command.output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
-    stdout
+    let output = child::spawn("a_sweep_pushes_its_entry_unless_opted_out", |command| {
+        command.env("KTC_CACHE_DIR", store).env_remove("KTC_REMOTE_PUSH");
+        for (k, v) in env {
+            command.env(k, v);
+        }
+    });
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 #[test]
 fn a_sweep_pushes_its_entry_unless_opted_out() {
-    if std::env::var_os(CHILD).is_some() || std::env::var_os("KTC_REMOTE_SWEEP_CHILD").is_some() {
-        return;
+    if child::is_child() {
+        return sweep_and_print();
     }
     let (store, shared) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let remote = FolderBackend::new(shared.path());

@@ -14,13 +14,6 @@ use remote_common::*;
 use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
-#[test]
-fn child_dispatches() {
-    if std::env::var_os(CHILD).is_some() {
-        child_body();
-    }
-}
-
 /// The test server's endpoint and bucket, or `None` (skip) outside CI.
 fn server(test: &str) -> Option<(String, String)> {
     let endpoint = std::env::var("KTC_TEST_S3_ENDPOINT").ok().filter(|v| !v.is_empty());
@@ -78,8 +71,8 @@ fn unique_prefix(test: &str) -> String {
 
 #[test]
 fn push_then_pull_round_trip_serves_a_fresh_process() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let Some((endpoint, bucket)) = server("push_then_pull_round_trip") else { return };
     let prefix = unique_prefix("round-trip");
@@ -105,20 +98,24 @@ fn push_then_pull_round_trip_serves_a_fresh_process() {
 
     let copy = b.path().join(written.strip_prefix(a.path()).unwrap());
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&written).unwrap());
-    assert_tuned(&run_child(b.path(), &[]));
+    assert_tuned(&run_child("push_then_pull_round_trip_serves_a_fresh_process", b.path(), &[]));
 }
 
 #[test]
 fn a_local_miss_is_served_from_s3_and_kept() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let Some((endpoint, bucket)) = server("a_local_miss_is_served_from_s3") else { return };
     let prefix = unique_prefix("miss");
     let (a, empty) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let written = write_entry(a.path());
     push(&cache(a.path()), &backend(&endpoint, &bucket, &prefix), &SyncFilter::default()).unwrap();
-    let run = run_child(empty.path(), &s3_env(&endpoint, &bucket, &prefix));
+    let run = run_child(
+        "a_local_miss_is_served_from_s3_and_kept",
+        empty.path(),
+        &s3_env(&endpoint, &bucket, &prefix),
+    );
     println!("first call fetching from S3 took {:?}", run.first_call);
     assert_tuned(&run);
     assert!(empty.path().join(written.strip_prefix(a.path()).unwrap()).is_file(), "stored locally");
@@ -141,48 +138,58 @@ fn sixteen_racing_pushers_create_one_object() {
 
 #[test]
 fn a_garbage_object_falls_back_within_the_timeout() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let Some((endpoint, bucket)) = server("a_garbage_object_falls_back") else { return };
     let prefix = unique_prefix("garbage");
     backend(&endpoint, &bucket, &prefix).put_if_absent(&fresh_key(), b"<html>not an entry</html>").unwrap();
     let empty = tempfile::tempdir().unwrap();
-    let run = run_child(empty.path(), &s3_env(&endpoint, &bucket, &prefix));
+    let run = run_child(
+        "a_garbage_object_falls_back_within_the_timeout",
+        empty.path(),
+        &s3_env(&endpoint, &bucket, &prefix),
+    );
     assert_bounded_fallback(&run, "not valid JSON");
     assert!(!empty.path().join(FINGERPRINT).exists(), "nothing invalid is stored locally");
 }
 
 /// Runs the child against an S3 endpoint that does not work and checks the fallback.
-fn assert_dead_endpoint_falls_back(endpoint: &str) {
+fn assert_dead_endpoint_falls_back(test: &str, endpoint: &str) {
     let empty = tempfile::tempdir().unwrap();
-    let run = run_child(empty.path(), &s3_env(endpoint, "ktc-test", "dead"));
+    let run = run_child(test, empty.path(), &s3_env(endpoint, "ktc-test", "dead"));
     assert_bounded_fallback(&run, "s3://ktc-test/dead");
 }
 
 #[test]
 fn a_stopped_server_falls_back_within_the_timeout() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     // A port that was just free: nothing listens there now.
     let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    assert_dead_endpoint_falls_back(&format!("http://127.0.0.1:{port}"));
+    assert_dead_endpoint_falls_back(
+        "a_stopped_server_falls_back_within_the_timeout",
+        &format!("http://127.0.0.1:{port}"),
+    );
 }
 
 #[test]
 fn an_unreachable_address_falls_back_within_the_timeout() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     // TEST-NET-1 (RFC 5737): never routed, so connecting fails or hangs until the timeout.
-    assert_dead_endpoint_falls_back("http://192.0.2.1:9");
+    assert_dead_endpoint_falls_back(
+        "an_unreachable_address_falls_back_within_the_timeout",
+        "http://192.0.2.1:9",
+    );
 }
 
 #[test]
 fn a_server_that_never_answers_falls_back_within_the_timeout() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return child_body();
     }
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let endpoint = format!("http://{}", listener.local_addr().unwrap());
@@ -193,5 +200,5 @@ fn a_server_that_never_answers_falls_back_within_the_timeout() {
             held.push(stream);
         }
     });
-    assert_dead_endpoint_falls_back(&endpoint);
+    assert_dead_endpoint_falls_back("a_server_that_never_answers_falls_back_within_the_timeout", &endpoint);
 }

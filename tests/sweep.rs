@@ -4,7 +4,6 @@
 
 use ktc::ChoiceSource;
 use ktc::sweep::{SweepMode, SweepOptions};
-use std::process::Command;
 use std::time::Duration;
 
 /// A fixture with one deliberately wrong variant.
@@ -53,7 +52,7 @@ fn options(dir: &std::path::Path) -> SweepOptions {
 #[test]
 fn a_wrong_variant_is_excluded_and_reported() {
     let dir = tempfile::tempdir().unwrap();
-    let report = (prefix_sum::__KTC_TUNER.sweep)(&options(dir.path())).unwrap();
+    let report = (prefix_sum::Variant::kernel().sweep)(&options(dir.path())).unwrap();
     let excluded: Vec<_> = report.entry.excluded.iter().filter(|e| e.variant == "off_by_one").collect();
     assert_eq!(excluded.len(), 1, "{:#?}", report.entry.excluded);
     assert!(excluded[0].reason.contains("differs from the reference"), "{}", excluded[0].reason);
@@ -65,7 +64,7 @@ fn a_wrong_variant_is_excluded_and_reported() {
 #[test]
 fn the_entry_records_measurements_noise_and_the_command() {
     let dir = tempfile::tempdir().unwrap();
-    let report = (prefix_sum::__KTC_TUNER.sweep)(&options(dir.path())).unwrap();
+    let report = (prefix_sum::Variant::kernel().sweep)(&options(dir.path())).unwrap();
     let entry = &report.entry;
     assert_eq!(entry.measurements.len(), 2, "one timed candidate × two grid points");
     assert!(entry.measurements.iter().all(|m| m.median_ns > 0.0 && m.runs >= 3));
@@ -76,35 +75,29 @@ fn the_entry_records_measurements_noise_and_the_command() {
     assert_eq!(&on_disk, entry);
 }
 
-const CHILD: &str = "KTC_TUNE_ON_MISS_CHILD";
+#[path = "support/child.rs"]
+mod child;
 
 #[test]
 fn tune_on_miss_sweeps_on_the_first_call() {
-    if std::env::var_os(CHILD).is_some() {
-        return;
+    if child::is_child() {
+        return call_once();
     }
     let dir = tempfile::tempdir().unwrap();
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_calls_once", "--nocapture", "--test-threads", "1"])
-        .env(CHILD, "1")
-        .env("KTC_CACHE_DIR", dir.path())
-        .env("KTC_FINGERPRINT", "sweep-host")
-        .env("KTC_TUNE_ON_MISS", "1")
-        .env("KTC_SWEEP_BUDGET_S", "3")
-        .output()
-        .unwrap();
+    let output = child::spawn("tune_on_miss_sweeps_on_the_first_call", |c| {
+        c.env("KTC_CACHE_DIR", dir.path())
+            .env("KTC_FINGERPRINT", "sweep-host")
+            .env("KTC_TUNE_ON_MISS", "1")
+            .env("KTC_SWEEP_BUDGET_S", "3");
+    });
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("SOURCE region"), "{stdout}");
     let entries = std::fs::read_dir(dir.path().join("sweep-host").join("prefix_sum")).unwrap().count();
     assert_eq!(entries, 1, "one code-version folder written by the first call");
 }
 
-#[test]
-fn child_calls_once() {
-    if std::env::var_os(CHILD).is_none() {
-        return;
-    }
+/// The child's part of the test above: its first call tunes.
+fn call_once() {
     let (data, mut out) = prefix_sum::inputs(50);
     prefix_sum::call(&data, &mut out);
     let choice = prefix_sum::explain(&data, &mut out);

@@ -59,7 +59,7 @@ fn options(dir: &std::path::Path) -> SweepOptions {
 #[test]
 fn unbuildable_points_are_skipped_and_recorded() {
     let dir = tempfile::tempdir().unwrap();
-    let report = (total::__KTC_TUNER.sweep)(&options(dir.path())).unwrap();
+    let report = (total::Variant::kernel().sweep)(&options(dir.path())).unwrap();
     let entry = &report.entry;
     let skipped: Vec<_> = entry.excluded.iter().filter(|e| e.variant == "*").collect();
     assert_eq!(skipped.len(), 2, "one per device point: {:#?}", entry.excluded);

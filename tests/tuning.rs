@@ -42,7 +42,7 @@ pub mod crossover {
     }
 }
 
-const TUNER: &ktc::Tuner = &crossover::__KTC_TUNER;
+const TUNER: &ktc::Tuner = crossover::Variant::kernel();
 
 fn options(dir: &std::path::Path, grid_only: bool) -> SweepOptions {
     SweepOptions {

@@ -42,8 +42,8 @@ fn run(args: &Args) -> Result<()> {
     // Tune before the first dispatched calls: a dispatcher reads its table once.
     let cache = KernelTuningCache::load_or_create().context("opening the tuning cache")?;
     println!("fingerprint: {}", cache.fingerprint());
-    tune(&cache, &joint_hist_batched::__KTC_TUNER)?;
-    tune(&cache, &discretize::__KTC_TUNER)?;
+    tune(&cache, joint_hist_batched::Variant::kernel())?;
+    tune(&cache, discretize::Variant::kernel())?;
     let tuning = start.elapsed();
 
     let loaded = load::load(args)?;

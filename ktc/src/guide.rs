@@ -71,7 +71,7 @@
 //!         n
 //!     }
 //! }
-//! assert_eq!(jh::__KTC_TUNER.name, "joint_hist_batched");
+//! assert_eq!(jh::Variant::kernel().name, "joint_hist_batched");
 //! ```
 //!
 //! ## `tolerance`: floating-point outputs

@@ -44,6 +44,7 @@ mod provenance;
 mod registry;
 pub mod remote;
 mod residency;
+pub mod resolve;
 mod retune;
 mod store;
 pub mod sweep;
@@ -71,9 +72,21 @@ pub use retune::{Device, RetuneOptions, RetuneOutcome, RetuneSummary, devices_fo
 pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};
 pub use warn::warn_once;
 
-/// What generated code needs from ktc, under absolute paths. Not a public API.
+/// What generated code needs from ktc, under absolute paths. Not a public API: the
+/// public modules can be reshaped without touching code `#[tunable]` generated, which
+/// names only this module and the types in the user's own signatures ([`Choice`],
+/// [`Tuner`]).
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::cuda::Capability;
+    pub use crate::decision::{AxisKind, AxisValue};
+    pub use crate::dispatch::Dispatch;
+    pub use crate::error::Error;
+    pub use crate::provenance::KernelIdentity;
+    pub use crate::registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant};
+    pub use crate::sweep::{
+        Approx, FromSweepValue, Harness, SweepOptions, SweepReport, cargo_test, run as sweep,
+    };
     pub use crate::{build_info, test_build};
     pub use linkme;
     pub use std::sync::OnceLock;

@@ -174,7 +174,7 @@ fn fuzzed(base: &Value, rng: &mut Rng) -> Vec<u8> {
 /// the same region as the plain first-match lookup.
 fn dispatch(entry: &Entry, path: &Path, rng: &mut Rng) {
     let table = entry.table();
-    let compiled = CompiledTable::compile(&table);
+    let compiled = CompiledTable::compile(&table).expect("a table the store accepted compiles");
     let dispatch = Dispatch::from_entry(&TUNER, path.to_owned(), entry);
     for _ in 0..4 {
         let n = rng.pick(&[0u64, 1, 999, 1000, 1001, 4096, u64::MAX]);

@@ -70,7 +70,7 @@ fn tuned_store() -> (tempfile::TempDir, ktc::sweep::SweepReport) {
         fingerprint: Some(FINGERPRINT.into()),
         ..SweepOptions::default()
     };
-    let report = (histogram::__KTC_TUNER.sweep)(&options).unwrap();
+    let report = (histogram::Variant::kernel().sweep)(&options).unwrap();
     (dir, report)
 }
 
@@ -121,7 +121,7 @@ fn list_judges_current_stale_and_invalid_without_the_kernel() {
 fn explain_from_the_store_agrees_with_the_dispatcher() {
     let (store, report) = tuned_store();
     let cache = KernelTuningCache::open(store.path()).unwrap().with_fingerprint(FINGERPRINT);
-    let dispatch = Dispatch::load_from(&histogram::__KTC_TUNER, &cache);
+    let dispatch = Dispatch::load_from(histogram::Variant::kernel(), &cache);
     for (n, bins) in [(1u64, 1u64), (256, 4), (300, 4), (70_000, 64), (256, 5000)] {
         let args = ["explain", "histogram", "--axis", &format!("n={n}"), "--axis", &format!("bins={bins}")];
         let value = json(store.path(), &args);
@@ -132,7 +132,7 @@ fn explain_from_the_store_agrees_with_the_dispatcher() {
         assert_eq!(value["block_size"].as_u64(), choice.block_size.map(|b| b as u64));
         assert_eq!(value["region_index"].as_u64(), Some(*index as u64));
     }
-    let current = Provenance::current(&histogram::__KTC_TUNER.identity).code_version();
+    let current = Provenance::current(&histogram::Variant::kernel().identity).code_version();
     assert_eq!(report.entry.code_version, current);
 }
 

@@ -9,18 +9,17 @@
 use ktc::remote::{PutOutcome, RemoteBackend, RemoteKey};
 use ktc::{ChoiceSource, KernelTuningCache, Provenance, Region};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
+#[path = "../support/child.rs"]
+pub mod child;
 #[path = "../fixtures/scale.rs"]
 pub mod fixture;
 pub use fixture::scale;
 
 /// The fingerprint every store of these tests files entries under.
 pub const FINGERPRINT: &str = "remote-host";
-/// Set in the child process.
-pub const CHILD: &str = "KTC_REMOTE_CHILD";
 /// The timeout the failure cases run with.
 pub const TIMEOUT_MS: u64 = 1000;
 /// The correctness bound on a first call against a failing remote, over the timeout.
@@ -28,7 +27,7 @@ pub const MARGIN: Duration = Duration::from_millis(1500);
 
 /// The current provenance of the fixture kernel.
 pub fn current() -> Provenance {
-    Provenance::current(&scale::__KTC_TUNER.identity)
+    Provenance::current(&scale::Variant::kernel().identity)
 }
 
 /// A store under `dir` with the tests' fingerprint.
@@ -69,27 +68,17 @@ pub struct ChildRun {
     pub first_call: Duration,
 }
 
-/// Runs the binary's `child_dispatches` test in a fresh process with store `dir` and
-/// the extra environment `env`.
-pub fn run_child(dir: &Path, env: &[(String, String)]) -> ChildRun {
-    let mut command = Command::new(std::env::current_exe().unwrap());
-    command
-        .args(["--exact", "child_dispatches", "--nocapture", "--test-threads", "1"])
-        .env(CHILD, "1")
-        .env("KTC_CACHE_DIR", dir)
-        .env("KTC_FINGERPRINT", FINGERPRINT)
-        .env_remove("KTC_TUNE_ON_MISS")
-        .env_remove("KTC_QUIET")
-        .env_remove("KTC_REMOTE")
-        .env_remove("KTC_REMOTE_TIMEOUT_MS");
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    let output = command.output().unwrap();
+/// Runs test `test` (the caller) as a child (which runs [`child_body`]) in a fresh
+/// process with store `dir` and the extra environment `env`.
+pub fn run_child(test: &str, dir: &Path, env: &[(String, String)]) -> ChildRun {
+    let output = child::spawn(test, |command| {
+        command.env("KTC_CACHE_DIR", dir).env("KTC_FINGERPRINT", FINGERPRINT);
+        for (k, v) in env {
+            command.env(k, v);
+        }
+    });
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "child failed:\n{stdout}\n{stderr}");
-    let warnings = stderr.lines().filter(|l| l.starts_with("ktc warning:")).map(str::to_owned).collect();
+    let warnings = child::warnings(&output);
     let us = stdout
         .lines()
         .find_map(|l| l.split_once("FIRST_CALL_US ").map(|(_, v)| v))

@@ -36,7 +36,7 @@ impl HistStrategy {
         match self {
             HistStrategy::Dispatched => None,
             HistStrategy::Forced(v, _) => {
-                let tuner = &joint_hist_batched::__KTC_TUNER;
+                let tuner = joint_hist_batched::Variant::kernel();
                 let index = Variant::ALL.iter().position(|&x| x == v)?;
                 tuner.unavailable_reason(index)
             }

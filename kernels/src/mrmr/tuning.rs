@@ -1,16 +1,17 @@
 //! Tune on first use: the MRMR example sweeps a kernel (`joint_hist_batched`, and
 //! `discretize` for CSV input) when this host has no current tuning for it, and
-//! otherwise says which stored entry it dispatches with.
+//! otherwise says which stored entry it dispatches with. The policy (local store, then
+//! the remote, then a sweep) is ktc's own [`ktc::resolve::resolve`].
 
 use std::path::PathBuf;
 
-use ktc::sweep::SweepOptions;
-use ktc::{KernelTuningCache, LookupStatus, Provenance, Tuner};
+use ktc::resolve::{Resolution, ResolveOptions, resolve};
+use ktc::{KernelTuningCache, Tuner};
 
 /// What [`ensure_tuned`] found or did.
 #[derive(Debug)]
 pub enum TuningStatus {
-    /// A current entry was already stored.
+    /// A current entry was already stored (or fetched from the remote).
     Found {
         /// The entry.
         path: PathBuf,
@@ -26,30 +27,25 @@ pub enum TuningStatus {
     },
 }
 
-/// Makes sure `tuner`'s kernel (e.g. `&joint_hist_batched::__KTC_TUNER`) has a current
-/// tuning in `cache`, sweeping it (with a progress bar when `progress` and stderr is a
-/// terminal) when it has none. Call it before the kernel's first `call`: the dispatcher
-/// reads its table once per process.
+/// Makes sure `tuner`'s kernel (e.g. `joint_hist_batched::Variant::kernel()`) has a
+/// current tuning in `cache`, sweeping it (with a progress bar when `progress` and
+/// stderr is a terminal) when it has none. Call it before the kernel's first `call`:
+/// the dispatcher reads its table once per process.
 pub fn ensure_tuned(
     cache: &KernelTuningCache,
     tuner: &Tuner,
     progress: bool,
 ) -> Result<TuningStatus, ktc::Error> {
-    let provenance = Provenance::current(&tuner.identity);
-    let reason = match cache.load(tuner.name, &provenance, Some(&tuner.schema())).status {
-        LookupStatus::Found { path, .. } => return Ok(TuningStatus::Found { path }),
-        LookupStatus::Stale { changes, .. } => {
-            let changes: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-            format!("the stored tuning is stale ({})", changes.join("; "))
+    let options = ResolveOptions { tune_on_miss: true, progress, ..ResolveOptions::from_env() };
+    match resolve(tuner, cache, &options) {
+        Resolution::Stored { path, .. } | Resolution::Fetched { path, .. } => {
+            Ok(TuningStatus::Found { path })
         }
-        LookupStatus::Missing => "no tuning for this host yet".to_string(),
-    };
-    let options = SweepOptions {
-        cache_dir: Some(cache.root().to_path_buf()),
-        fingerprint: Some(cache.fingerprint().to_string()),
-        progress,
-        ..SweepOptions::from_env()
-    };
-    let report = (tuner.sweep)(&options)?;
-    Ok(TuningStatus::Tuned { reason, path: report.entry_path, table: report.entry.table().to_string() })
+        Resolution::Tuned { reason, path, entry } => {
+            Ok(TuningStatus::Tuned { reason, path, table: entry.table().to_string() })
+        }
+        Resolution::TuneFailed { error, .. } => Err(error),
+        // Not returned with `tune_on_miss`; kept an error rather than a panic.
+        Resolution::Missing { reason } => Err(ktc::Error::Sweep { kernel: tuner.name.to_string(), reason }),
+    }
 }

@@ -23,13 +23,13 @@ pub(super) fn dispatcher(g: &Gen) -> TokenStream {
     let with_arms = g.k.variants.iter().map(|v| call_with_arm(g, v));
     let unused_block = (!g.any_block_size()).then(|| quote!(let _ = block_size;));
     quote! {
-        static __KTC_DISPATCH: #krate::__private::OnceLock<#krate::Dispatch> = #krate::__private::OnceLock::new();
+        static __KTC_DISPATCH: #krate::__private::OnceLock<#krate::__private::Dispatch> = #krate::__private::OnceLock::new();
 
         /// The decision table this kernel dispatches with, loaded on first use.
         #[doc(hidden)]
         #[inline]
-        pub fn __ktc_dispatch() -> &'static #krate::Dispatch {
-            __KTC_DISPATCH.get_or_init(|| #krate::Dispatch::load(&__KTC_TUNER))
+        pub fn __ktc_dispatch() -> &'static #krate::__private::Dispatch {
+            __KTC_DISPATCH.get_or_init(|| #krate::__private::Dispatch::load(&__KTC_TUNER))
         }
 
         /// Runs the variant (and block size) measured fastest on this host for these
@@ -60,14 +60,14 @@ pub(super) fn dispatcher(g: &Gen) -> TokenStream {
     }
 }
 
-/// `::ktc::AxisValue::from(<axis expression>)`, per axis in order.
+/// `::ktc::__private::AxisValue::from(<axis expression>)`, per axis in order.
 fn axis_values(g: &Gen) -> Vec<TokenStream> {
     let krate = g.krate;
     g.k.axes
         .iter()
         .map(|a| {
             let expr = &a.expr;
-            quote!(#krate::AxisValue::from(#expr))
+            quote!(#krate::__private::AxisValue::from(#expr))
         })
         .collect()
 }

@@ -6,6 +6,7 @@ use quote::quote;
 use super::{Gen, usize_lit};
 
 pub(super) fn variant_enum(g: &Gen) -> TokenStream {
+    let krate = g.krate;
     let variants = &g.k.variants;
     let camels: Vec<_> = variants.iter().map(|v| v.camel()).collect();
     let names: Vec<String> = variants.iter().map(|v| v.ident().to_string()).collect();
@@ -33,6 +34,18 @@ pub(super) fn variant_enum(g: &Gen) -> TokenStream {
                 match self {
                     #(Variant::#camels => #names,)*
                 }
+            }
+
+            /// The variant's index in declaration order, as `Choice::variant_index` and
+            /// the kernel's descriptor count it.
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+
+            /// The kernel's descriptor: name, axes, variants and identity, as
+            /// registered for `ktc retune` and the sweep.
+            pub const fn kernel() -> &'static #krate::Tuner {
+                &__KTC_TUNER
             }
 
             /// The block sizes the sweep measures the variant with; empty when it takes none.

@@ -19,13 +19,13 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
         let values = grid.values.iter().map(|v| match v {
             GridValue::Num(n, _) => {
                 let n = proc_macro2::Literal::u64_unsuffixed(*n);
-                quote!(#krate::SweepValue::Num(#n))
+                quote!(#krate::__private::SweepValue::Num(#n))
             }
-            GridValue::Label(l, _) => quote!(#krate::SweepValue::Label(#l)),
+            GridValue::Label(l, _) => quote!(#krate::__private::SweepValue::Label(#l)),
             GridValue::Invalid(_) => unreachable!("checked"),
         });
         let axis = a.name.to_string();
-        quote!(#krate::TunerAxis { name: #axis, kind: #krate::AxisKind::#kind, grid: &[#(#values),*] })
+        quote!(#krate::__private::TunerAxis { name: #axis, kind: #krate::__private::AxisKind::#kind, grid: &[#(#values),*] })
     });
     let variants = g.k.variants.iter().map(|v| variant(g, v));
     let files = g.sources.files.iter().map(|(path, hash)| quote!((#path, #hash)));
@@ -37,12 +37,12 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
 
         /// This kernel's registration in the tuner registry.
         #[doc(hidden)]
-        #[#krate::__private::linkme::distributed_slice(#krate::TUNERS)]
+        #[#krate::__private::linkme::distributed_slice(#krate::__private::TUNERS)]
         #[linkme(crate = #krate::__private::linkme)]
-        pub static __KTC_TUNER: #krate::Tuner = #krate::Tuner {
+        pub static __KTC_TUNER: #krate::__private::Tuner = #krate::__private::Tuner {
             name: #name,
             module_path: ::core::module_path!(),
-            identity: #krate::KernelIdentity {
+            identity: #krate::__private::KernelIdentity {
                 crate_name: ::core::env!("CARGO_PKG_NAME"),
                 crate_version: ::core::env!("CARGO_PKG_VERSION"),
                 source_hash: #hash,
@@ -81,12 +81,12 @@ fn variant(g: &Gen, v: &Variant) -> TokenStream {
     let requires = v.args.requires.iter().map(|cap| {
         let (_, variant) = CAPABILITIES.iter().find(|(n, _)| cap == n).expect("checked");
         let variant = syn::Ident::new(variant, cap.span());
-        quote!(#krate::Capability::#variant)
+        quote!(#krate::__private::Capability::#variant)
     });
     let reference = v.args.reference.is_some();
     let default = v.args.default.is_some();
     quote! {
-        #krate::TunerVariant {
+        #krate::__private::TunerVariant {
             name: #name,
             block_sizes: &[#(#sizes),*],
             requires: &[#(#requires),*],

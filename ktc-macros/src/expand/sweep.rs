@@ -43,7 +43,7 @@ pub(super) fn harness(g: &Gen) -> TokenStream {
         struct __KtcHarness;
 
         #[automatically_derived]
-        impl #krate::sweep::Harness for __KtcHarness {
+        impl #krate::__private::Harness for __KtcHarness {
             type Inputs = #inputs_ty;
             type Ret = #ret;
             type Output = (#(#mut_elems,)* #ret,);
@@ -61,16 +61,16 @@ pub(super) fn harness(g: &Gen) -> TokenStream {
         /// Sweeps this kernel and writes a tuning entry.
         #[doc(hidden)]
         fn __ktc_sweep(
-            options: &#krate::sweep::SweepOptions,
-        ) -> ::core::result::Result<#krate::sweep::SweepReport, #krate::Error> {
-            #krate::sweep::run(&__KTC_TUNER, &__KtcHarness, options)
+            options: &#krate::__private::SweepOptions,
+        ) -> ::core::result::Result<#krate::__private::SweepReport, #krate::__private::Error> {
+            #krate::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
         }
 
         /// Tunes this kernel on the host running `cargo test` (in an optimised build).
         #[cfg(test)]
         #[test]
         fn ktc_sweep() {
-            #krate::sweep::cargo_test(&__KTC_TUNER, #krate::__private::test_build!())
+            #krate::__private::cargo_test(&__KTC_TUNER, #krate::__private::test_build!())
         }
     }
 }
@@ -86,14 +86,14 @@ fn build(g: &Gen, inputs: &syn::Signature) -> TokenStream {
         let axis = g.k.axes[i].name.to_string();
         let i = usize_lit(i as u64);
         quote! {
-            <#ty as #krate::sweep::FromSweepValue>::from_sweep_value(__ktc_point[#i])
+            <#ty as #krate::__private::FromSweepValue>::from_sweep_value(__ktc_point[#i])
                 .map_err(|e| ::std::format!("axis `{}`: {}", #axis, e))?
         }
     });
     quote! {
         fn build(
             &self,
-            __ktc_point: &[#krate::SweepValue],
+            __ktc_point: &[#krate::__private::SweepValue],
         ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
             if __ktc_point.len() != #count {
                 return ::core::result::Result::Err(::std::format!(
@@ -158,7 +158,7 @@ fn verify(g: &Gen) -> TokenStream {
         quote!(#f(__ktc_reference, __ktc_candidate))
     } else if let Some(tol) = &g.k.tolerance {
         let tol = tolerance(tol);
-        quote!(#krate::sweep::Approx::approx_eq(__ktc_reference, __ktc_candidate, #tol))
+        quote!(#krate::__private::Approx::approx_eq(__ktc_reference, __ktc_candidate, #tol))
     } else {
         quote! {
             if __ktc_reference == __ktc_candidate {

@@ -37,6 +37,16 @@ pub mod histogram {
                 Variant::Gpu => "gpu",
             }
         }
+        /// The variant's index in declaration order, as `Choice::variant_index` and
+        /// the kernel's descriptor count it.
+        pub const fn index(self) -> usize {
+            self as usize
+        }
+        /// The kernel's descriptor: name, axes, variants and identity, as
+        /// registered for `ktc retune` and the sweep.
+        pub const fn kernel() -> &'static ::ktc::Tuner {
+            &__KTC_TUNER
+        }
         /// The block sizes the sweep measures the variant with; empty when it takes none.
         pub const fn block_sizes(self) -> &'static [usize] {
             match self {
@@ -71,19 +81,24 @@ pub mod histogram {
             f.write_str(self.name())
         }
     }
-    static __KTC_DISPATCH: ::ktc::__private::OnceLock<::ktc::Dispatch> = ::ktc::__private::OnceLock::new();
+    static __KTC_DISPATCH: ::ktc::__private::OnceLock<::ktc::__private::Dispatch> = ::ktc::__private::OnceLock::new();
     /// The decision table this kernel dispatches with, loaded on first use.
     #[doc(hidden)]
     #[inline]
-    pub fn __ktc_dispatch() -> &'static ::ktc::Dispatch {
-        __KTC_DISPATCH.get_or_init(|| ::ktc::Dispatch::load(&__KTC_TUNER))
+    pub fn __ktc_dispatch() -> &'static ::ktc::__private::Dispatch {
+        __KTC_DISPATCH.get_or_init(|| ::ktc::__private::Dispatch::load(&__KTC_TUNER))
     }
     /// Runs the variant (and block size) measured fastest on this host for these
     /// arguments; without a usable stored tuning, the fallback variant.
     #[inline]
     pub fn call(data: &[u32], bins: usize, out: &mut [u64]) {
         let (__ktc_v, __ktc_b) = __ktc_dispatch()
-            .choose(&[::ktc::AxisValue::from(data.len()), ::ktc::AxisValue::from(bins)]);
+            .choose(
+                &[
+                    ::ktc::__private::AxisValue::from(data.len()),
+                    ::ktc::__private::AxisValue::from(bins),
+                ],
+            );
         match __ktc_v {
             1 => parallel(data, bins, out, __ktc_b),
             2 => gpu(data, bins, out, __ktc_b),
@@ -109,7 +124,12 @@ pub mod histogram {
     #[allow(unused_variables)]
     pub fn explain(data: &[u32], bins: usize, out: &mut [u64]) -> ::ktc::Choice {
         __ktc_dispatch()
-            .explain(&[::ktc::AxisValue::from(data.len()), ::ktc::AxisValue::from(bins)])
+            .explain(
+                &[
+                    ::ktc::__private::AxisValue::from(data.len()),
+                    ::ktc::__private::AxisValue::from(bins),
+                ],
+            )
     }
     const _: &[&[u8]] = &[
         ::core::include_bytes!(
@@ -118,12 +138,12 @@ pub mod histogram {
     ];
     /// This kernel's registration in the tuner registry.
     #[doc(hidden)]
-    #[::ktc::__private::linkme::distributed_slice(::ktc::TUNERS)]
+    #[::ktc::__private::linkme::distributed_slice(::ktc::__private::TUNERS)]
     #[linkme(crate = ::ktc::__private::linkme)]
-    pub static __KTC_TUNER: ::ktc::Tuner = ::ktc::Tuner {
+    pub static __KTC_TUNER: ::ktc::__private::Tuner = ::ktc::__private::Tuner {
         name: "histogram",
         module_path: ::core::module_path!(),
-        identity: ::ktc::KernelIdentity {
+        identity: ::ktc::__private::KernelIdentity {
             crate_name: ::core::env!("CARGO_PKG_NAME"),
             crate_version: ::core::env!("CARGO_PKG_VERSION"),
             source_hash: "ff64f2c87e9093f6",
@@ -136,36 +156,42 @@ pub mod histogram {
             build: ::ktc::__private::build_info!(),
         },
         axes: &[
-            ::ktc::TunerAxis {
+            ::ktc::__private::TunerAxis {
                 name: "n",
-                kind: ::ktc::AxisKind::Numeric,
-                grid: &[::ktc::SweepValue::Num(1000), ::ktc::SweepValue::Num(100000)],
+                kind: ::ktc::__private::AxisKind::Numeric,
+                grid: &[
+                    ::ktc::__private::SweepValue::Num(1000),
+                    ::ktc::__private::SweepValue::Num(100000),
+                ],
             },
-            ::ktc::TunerAxis {
+            ::ktc::__private::TunerAxis {
                 name: "k",
-                kind: ::ktc::AxisKind::Numeric,
-                grid: &[::ktc::SweepValue::Num(4), ::ktc::SweepValue::Num(64)],
+                kind: ::ktc::__private::AxisKind::Numeric,
+                grid: &[
+                    ::ktc::__private::SweepValue::Num(4),
+                    ::ktc::__private::SweepValue::Num(64),
+                ],
             },
         ],
         variants: &[
-            ::ktc::TunerVariant {
+            ::ktc::__private::TunerVariant {
                 name: "serial",
                 block_sizes: &[],
                 requires: &[],
                 reference: true,
                 default: false,
             },
-            ::ktc::TunerVariant {
+            ::ktc::__private::TunerVariant {
                 name: "parallel",
                 block_sizes: &[4096, 65536],
                 requires: &[],
                 reference: false,
                 default: false,
             },
-            ::ktc::TunerVariant {
+            ::ktc::__private::TunerVariant {
                 name: "gpu",
                 block_sizes: &[128, 256],
-                requires: &[::ktc::Capability::Cuda],
+                requires: &[::ktc::__private::Capability::Cuda],
                 reference: false,
                 default: true,
             },
@@ -176,13 +202,13 @@ pub mod histogram {
     #[doc(hidden)]
     struct __KtcHarness;
     #[automatically_derived]
-    impl ::ktc::sweep::Harness for __KtcHarness {
+    impl ::ktc::__private::Harness for __KtcHarness {
         type Inputs = (Vec<u32>, usize, Vec<u64>);
         type Ret = ();
         type Output = (Vec<u64>, ());
         fn build(
             &self,
-            __ktc_point: &[::ktc::SweepValue],
+            __ktc_point: &[::ktc::__private::SweepValue],
         ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
             if __ktc_point.len() != 2 {
                 return ::core::result::Result::Err(
@@ -193,11 +219,11 @@ pub mod histogram {
             }
             ::core::result::Result::Ok(
                 inputs(
-                    <usize as ::ktc::sweep::FromSweepValue>::from_sweep_value(
+                    <usize as ::ktc::__private::FromSweepValue>::from_sweep_value(
                             __ktc_point[0],
                         )
                         .map_err(|e| ::std::format!("axis `{}`: {}", "n", e))?,
-                    <usize as ::ktc::sweep::FromSweepValue>::from_sweep_value(
+                    <usize as ::ktc::__private::FromSweepValue>::from_sweep_value(
                             __ktc_point[1],
                         )
                         .map_err(|e| ::std::format!("axis `{}`: {}", "k", e))?,
@@ -266,14 +292,14 @@ pub mod histogram {
     /// Sweeps this kernel and writes a tuning entry.
     #[doc(hidden)]
     fn __ktc_sweep(
-        options: &::ktc::sweep::SweepOptions,
-    ) -> ::core::result::Result<::ktc::sweep::SweepReport, ::ktc::Error> {
-        ::ktc::sweep::run(&__KTC_TUNER, &__KtcHarness, options)
+        options: &::ktc::__private::SweepOptions,
+    ) -> ::core::result::Result<::ktc::__private::SweepReport, ::ktc::__private::Error> {
+        ::ktc::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
     }
     /// Tunes this kernel on the host running `cargo test` (in an optimised build).
     #[cfg(test)]
     #[test]
     fn ktc_sweep() {
-        ::ktc::sweep::cargo_test(&__KTC_TUNER, ::ktc::__private::test_build!())
+        ::ktc::__private::cargo_test(&__KTC_TUNER, ::ktc::__private::test_build!())
     }
 }

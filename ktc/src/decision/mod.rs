@@ -5,6 +5,7 @@
 //! categorical axes (residency: `host` / `device`) match by equality (absent = any).
 //! A valid table ends in a region with no condition at all: the catch-all.
 
+mod cells;
 mod compact;
 mod compiled;
 mod display;

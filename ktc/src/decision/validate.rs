@@ -85,22 +85,55 @@ pub enum InvalidTable {
         /// The allowed set (empty: the variant takes none; unknown kernel: any non-zero).
         allowed: Vec<usize>,
     },
+    /// More regions than [`CompiledTable::MAX_REGIONS`](super::CompiledTable::MAX_REGIONS):
+    /// no sweep writes so many, and compiling them would cost the first call dearly.
+    #[error("the table has {count} regions; at most {max} are allowed")]
+    TooManyRegions {
+        /// The table's region count.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The product of the axes' distinct bounds and labels (the compiled grid) exceeds
+    /// [`CompiledTable::MAX_CELLS`](super::CompiledTable::MAX_CELLS).
+    #[error("the table's distinct bounds make a grid of more than {max} cells")]
+    TooManyCells {
+        /// The limit.
+        max: usize,
+    },
 }
 
 impl DecisionTable {
     /// Checks the table's own consistency and, where the kernel is known, its axes,
     /// variant names and block sizes against `schema`.
+    ///
+    /// A valid table compiles ([`CompiledTable::compile`](super::CompiledTable::compile)):
+    /// its region count and grid size are within the compiled table's limits.
     pub fn validate(&self, schema: Option<&KernelSchema>) -> Result<(), InvalidTable> {
         self.check_axes(schema)?;
         if self.regions.is_empty() {
             return Err(InvalidTable::Empty);
         }
+        self.check_shape()?;
         for (i, region) in self.regions.iter().enumerate() {
-            self.check_conditions(i, region)?;
             check_decision(i, region, schema)?;
         }
         if !self.regions.last().is_some_and(|r| r.is_catch_all()) {
             return Err(InvalidTable::NoCatchAll);
+        }
+        super::compiled::check_cells(self)
+    }
+
+    /// What compiling needs: distinct axes, conditions of their axis' kind with finite
+    /// bounds ≥ 0, and no more regions than the compiled table indexes.
+    pub(super) fn check_shape(&self) -> Result<(), InvalidTable> {
+        self.check_axes(None)?;
+        let max = super::CompiledTable::MAX_REGIONS;
+        if self.regions.len() > max {
+            return Err(InvalidTable::TooManyRegions { count: self.regions.len(), max });
+        }
+        for (i, region) in self.regions.iter().enumerate() {
+            self.check_conditions(i, region)?;
         }
         Ok(())
     }

@@ -12,11 +12,10 @@
 use std::sync::OnceLock;
 
 use super::Dispatch;
-use crate::registry::Tuner;
-use crate::store::KernelTuningCache;
 
-/// Loads device `d`'s dispatch; `None` where device 0's serves it.
-type Loader = Box<dyn Fn(usize) -> Option<Dispatch> + Send + Sync>;
+/// Loads device `d`'s dispatch; `None` where device 0's serves it. Built by
+/// [`resolve`](crate::resolve), which knows where each device's table comes from.
+pub(crate) type Loader = Box<dyn Fn(usize) -> Option<Dispatch> + Send + Sync>;
 
 /// The other devices' dispatch, by ordinal (slot 0 unused), each loaded on first use.
 pub(super) struct Devices {
@@ -58,33 +57,13 @@ impl Dispatch {
         }
     }
 
-    /// Gives this dispatch (loaded for device 0 from `cache`) the other GPUs of this
-    /// host: each loads, on first use, the newest entry under its own fingerprint in the
-    /// same store, for its own provenance.
-    pub(super) fn with_devices(mut self, tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        let count = crate::cuda::device_count();
-        if count < 2 {
-            return self;
+    /// Gives this dispatch (loaded for device 0) the host's other GPUs: of `count`
+    /// devices, device `d > 0` is loaded by `load(d)` on its first call. Nothing with
+    /// fewer than two.
+    pub(crate) fn with_devices(mut self, count: usize, load: Loader) -> Dispatch {
+        if count >= 2 {
+            self.devices = Some(Box::new(Devices::new(count, load)));
         }
-        let root = cache.root().to_path_buf();
-        let fp0 = cache.fingerprint().to_string();
-        let load = move |d: usize| {
-            if crate::cuda::gpu_summary(d).is_some()
-                && crate::cuda::gpu_summary(d) == crate::cuda::gpu_summary(0)
-            {
-                return None;
-            }
-            let fingerprint = if fp0 == crate::hw_fingerprint_for(0) {
-                crate::hw_fingerprint_for(d)
-            } else {
-                crate::fingerprint::device_override(&fp0, d)
-            };
-            Some(match KernelTuningCache::open(&root) {
-                Ok(cache) => Dispatch::load_from_device(tuner, &cache.with_fingerprint(fingerprint), d),
-                Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable for device {d}: {e}")),
-            })
-        };
-        self.devices = Some(Box::new(Devices::new(count, Box::new(load))));
         self
     }
 }
@@ -92,7 +71,7 @@ impl Dispatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ChoiceSource, KernelIdentity, TunerVariant};
+    use crate::{ChoiceSource, KernelIdentity, Tuner, TunerVariant};
 
     static TUNER: Tuner = Tuner {
         name: "two_devices",
@@ -143,10 +122,7 @@ mod tests {
 
     #[test]
     fn a_single_device_host_has_no_device_slots() {
-        let cache = KernelTuningCache::open(std::env::temp_dir()).unwrap();
-        if crate::cuda::device_count() < 2 {
-            let dispatch = Dispatch::fallback(&TUNER, "only".into()).with_devices(&TUNER, &cache);
-            assert!(dispatch.devices.is_none());
-        }
+        let dispatch = Dispatch::fallback(&TUNER, "only".into()).with_devices(1, Box::new(|_| None));
+        assert!(dispatch.devices.is_none());
     }
 }

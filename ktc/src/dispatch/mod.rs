@@ -2,20 +2,20 @@
 //! with every region mapped to a variant that can run here.
 //!
 //! Generated `call` functions keep a [`Dispatch`] in a `OnceLock` and call
-//! [`Dispatch::choose`] on every call: a bucket search over a flat array, then a match
-//! on the variant index. Everything that can fail — no store, no entry, a stale or
-//! invalid entry, a variant whose capability is missing — is settled in
-//! [`Dispatch::load`], which never panics and warns once.
+//! [`Dispatch::choose`] on every call: the [`CompiledTable`]'s lookup (a binary search
+//! per axis into a flat grid of cells), then a match on the variant index.
+//! [`Dispatch::explain`] runs the same lookup. Everything that can fail — no store, no entry, a stale or
+//! invalid entry, a variant whose capability is missing — is settled before the first
+//! call, by [`Dispatch::load`] (the policy lives in [`resolve`](crate::resolve)) or
+//! here in [`Dispatch::from_entry`] and [`Dispatch::fallback`], which never panic and
+//! warn once. This module depends on the decision table and the registry only.
 
 mod device;
-mod fast;
 
-use crate::decision::{CompiledTable, DecisionTable, Region};
+use crate::decision::{AxisValue, CompiledTable, DecisionTable, Region};
+use crate::entry::Entry;
 use crate::registry::Tuner;
-use crate::remote::{Fetched, fetch_current};
-use crate::store::{KernelTuningCache, LookupStatus};
-use crate::{AxisValue, Entry, Provenance, warn_once};
-use fast::FastTable;
+use crate::warn::warn_once;
 use std::path::PathBuf;
 
 /// Where a [`Choice`] came from.
@@ -69,11 +69,15 @@ impl std::fmt::Display for Choice {
 #[derive(Debug)]
 pub struct Dispatch {
     tuner: &'static Tuner,
-    /// The fast path, where the table has its shape.
-    fast: Option<FastTable>,
     index: CompiledTable,
+    /// Per cell of `index`: its region's entry of `choices`, so the hot path reads the
+    /// decision in one load after the lookup.
+    cells: Box<[(usize, usize)]>,
     /// Per region: (variant index, block size or 0).
     choices: Box<[(usize, usize)]>,
+    /// The fallback's (variant index, block size), for a query no region contains
+    /// (only possible in a table built by hand without a catch-all).
+    none: (usize, usize),
     /// Per region: why its variant was replaced by the fallback, if it was.
     rerouted: Box<[Option<String>]>,
     regions: Vec<Region>,
@@ -84,87 +88,14 @@ pub struct Dispatch {
 }
 
 impl Dispatch {
-    /// Loads the newest valid entry for this host and the tuner's code version from the
-    /// default store (`KTC_CACHE_DIR` or the user cache folder). On a local miss, a
-    /// remote named by `KTC_REMOTE` is asked (bounded by `KTC_REMOTE_TIMEOUT_MS`) and
-    /// a valid entry found there is stored locally and used. With
-    /// `KTC_TUNE_ON_MISS=1`, a missing or stale entry is tuned now. Never panics:
-    /// anything that stops an entry from being used gives the fallback, warned once.
-    pub fn load(tuner: &'static Tuner) -> Dispatch {
-        match KernelTuningCache::load_or_create() {
-            Ok(cache) => Dispatch::load_from(tuner, &cache),
-            Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable: {e}")),
-        }
-    }
-
-    /// As [`load`](Dispatch::load), from a given store: the store's fingerprint serves
-    /// device 0 (and host-resident inputs); another GPU of this host, when a call runs
-    /// on it, loads the entry of its own fingerprint from the same store.
-    pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        Dispatch::load_from_device(tuner, cache, 0).with_devices(tuner, cache)
-    }
-
-    /// As [`load_from`](Dispatch::load_from), for CUDA device `device` only: the entry
-    /// of the store's fingerprint for that device's provenance.
-    pub fn load_from_device(tuner: &'static Tuner, cache: &KernelTuningCache, device: usize) -> Dispatch {
-        let provenance = Provenance::for_device(&tuner.identity, device);
-        let lookup = cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema()));
-        // One warning per cause: skipped files are named in the fallback's warning, or in
-        // their own when a valid older entry is served.
-        let skipped: Vec<String> = lookup.skipped.iter().map(|s| s.to_string()).collect();
-        let skipped =
-            if skipped.is_empty() { String::new() } else { format!("; skipped {}", skipped.join("; ")) };
-        let miss_reason = match lookup.status {
-            LookupStatus::Found { path, entry, .. } => {
-                if !skipped.is_empty() {
-                    warn_once(format!("{}: using {}{skipped}", tuner.name, path.display()));
-                }
-                return Dispatch::from_entry(tuner, path, &entry);
-            }
-            LookupStatus::Stale { path, changes, .. } => {
-                let changes: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-                format!("the tuning at {} is stale ({})", path.display(), changes.join("; "))
-            }
-            LookupStatus::Missing => format!(
-                "no tuning for `{}` on {} (code version {}) in {}",
-                tuner.name,
-                cache.fingerprint(),
-                provenance.code_version(),
-                cache.root().display()
-            ),
-        } + &skipped;
-        let schema = tuner.schema();
-        let miss_reason = match fetch_current(cache, tuner.name, &provenance.code_version(), &schema) {
-            Fetched::Entry { path, entry } => return Dispatch::from_entry(tuner, path, &entry),
-            Fetched::NotConfigured => miss_reason,
-            Fetched::Failed(why) => format!("{miss_reason}; {why}"),
-        };
-        if tune_on_miss() {
-            return Dispatch::tune_now(tuner, cache, &miss_reason);
-        }
-        Dispatch::fallback(
-            tuner,
-            format!("{miss_reason}; run `cargo test` in the kernel's crate or set KTC_TUNE_ON_MISS=1"),
-        )
-    }
-
-    fn tune_now(tuner: &'static Tuner, cache: &KernelTuningCache, miss_reason: &str) -> Dispatch {
-        warn_once(format!("{miss_reason}; tuning `{}` now (KTC_TUNE_ON_MISS=1)", tuner.name));
-        let options = crate::sweep::SweepOptions {
-            cache_dir: Some(cache.root().to_path_buf()),
-            fingerprint: Some(cache.fingerprint().to_string()),
-            ..crate::sweep::SweepOptions::from_env()
-        };
-        match (tuner.sweep)(&options) {
-            Ok(report) => Dispatch::from_entry(tuner, report.entry_path, &report.entry),
-            Err(e) => Dispatch::fallback(tuner, format!("{miss_reason}; tuning on first use failed: {e}")),
-        }
-    }
-
     /// Dispatch from a validated entry: regions whose variant cannot run here (a
     /// missing capability) are rerouted to the fallback, with one warning.
     pub fn from_entry(tuner: &'static Tuner, path: PathBuf, entry: &Entry) -> Dispatch {
         let table = entry.table();
+        let index = match CompiledTable::compile(&table) {
+            Ok(index) => index,
+            Err(e) => return Dispatch::fallback(tuner, format!("invalid table in {}: {e}", path.display())),
+        };
         let fallback = tuner.fallback_index();
         let mut choices = Vec::with_capacity(table.regions.len());
         let mut rerouted = Vec::with_capacity(table.regions.len());
@@ -192,11 +123,13 @@ impl Dispatch {
             choices.push(choice);
             rerouted.push(why);
         }
+        let none = (fallback, default_block(tuner, fallback));
         Dispatch {
             tuner,
-            fast: FastTable::build(&table, |region| choices[region]),
-            index: CompiledTable::compile(&table),
+            cells: cell_choices(&index, &choices, none),
+            index,
             choices: choices.into_boxed_slice(),
+            none,
             rerouted: rerouted.into_boxed_slice(),
             regions: table.regions,
             entry: Some(path),
@@ -214,11 +147,14 @@ impl Dispatch {
             regions: vec![Region::new(tuner.variants[fallback].name)],
         };
         let choice = (fallback, default_block(tuner, fallback));
+        // One catch-all region over the kernel's own axes: always compiles.
+        let index = CompiledTable::compile(&table).expect("a one-region table compiles");
         Dispatch {
             tuner,
-            fast: FastTable::build(&table, |_| choice),
-            index: CompiledTable::compile(&table),
+            cells: cell_choices(&index, &[choice], choice),
+            index,
             choices: vec![choice].into_boxed_slice(),
+            none: choice,
             rerouted: vec![None].into_boxed_slice(),
             regions: table.regions,
             entry: None,
@@ -233,40 +169,35 @@ impl Dispatch {
     #[inline(always)]
     pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
         let this = self.on_current_device();
-        if let Some(fast) = &this.fast
-            && let Some(choice) = fast.find(axes)
-        {
-            return choice;
-        }
-        this.choose_general(axes)
+        // `cells[c]` is `choice_in(region_of_cell(c))`, as `explain` reads it.
+        this.cells.get(this.index.cell(axes)).copied().unwrap_or(this.none)
     }
 
-    /// Tables or queries the fast path does not cover: floats, labels, many bounds.
-    #[inline(never)]
-    fn choose_general(&self, axes: &[AxisValue<'_>]) -> (usize, usize) {
-        let region = self.index.find(axes);
-        match self.choices.get(region) {
-            Some(&choice) => choice,
-            None => self.choices[self.choices.len() - 1],
-        }
+    /// The choice for region `region` as [`CompiledTable::find`] returns it.
+    #[inline(always)]
+    fn choice_in(&self, region: usize) -> (usize, usize) {
+        self.choices.get(region).copied().unwrap_or(self.none)
     }
 
-    /// What [`choose`](Dispatch::choose) picks for these axis values, and why.
+    /// What [`choose`](Dispatch::choose) picks for these axis values, and why: the same
+    /// lookup, then the region's description.
     pub fn explain(&self, axes: &[AxisValue<'_>]) -> Choice {
         let this = self.on_current_device();
         if !std::ptr::eq(this, self) {
             return this.explain(axes);
         }
-        let region = self.index.find(axes).min(self.choices.len() - 1);
-        let (variant_index, block) = self.choices[region];
+        let region = self.index.find(axes);
+        let (variant_index, block) = self.choice_in(region);
         let variant = &self.tuner.variants[variant_index];
         let block_size = (!variant.block_sizes.is_empty()).then_some(block);
-        let source = match (&self.entry, &self.fallback_reason, &self.rerouted[region]) {
+        let rerouted = self.rerouted.get(region);
+        let source = match (&self.entry, &self.fallback_reason, rerouted) {
             (_, Some(reason), _) => ChoiceSource::Fallback { reason: reason.clone() },
-            (Some(entry), None, Some(why)) => ChoiceSource::Fallback {
+            (Some(_), None, None) => ChoiceSource::Fallback { reason: "no region contains the query".into() },
+            (Some(entry), None, Some(Some(why))) => ChoiceSource::Fallback {
                 reason: format!("region {region} of {} chose {why}", entry.display()),
             },
-            (Some(entry), None, None) => ChoiceSource::Region {
+            (Some(entry), None, Some(None)) => ChoiceSource::Region {
                 entry: entry.clone(),
                 index: region,
                 region: self.regions[region].to_string(),
@@ -287,11 +218,16 @@ impl Dispatch {
     }
 }
 
+/// Per cell of `index`, the choice of its region (`none` where no region contains it).
+fn cell_choices(
+    index: &CompiledTable,
+    choices: &[(usize, usize)],
+    none: (usize, usize),
+) -> Box<[(usize, usize)]> {
+    (0..index.cell_count()).map(|c| choices.get(index.region_of_cell(c)).copied().unwrap_or(none)).collect()
+}
+
 /// The block size a variant runs with when no table names one: its first declared.
 fn default_block(tuner: &Tuner, variant: usize) -> usize {
     tuner.variants[variant].block_sizes.first().copied().unwrap_or(0)
-}
-
-fn tune_on_miss() -> bool {
-    std::env::var("KTC_TUNE_ON_MISS").is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
 }

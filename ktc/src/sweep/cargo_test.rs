@@ -15,13 +15,25 @@ use crate::{Dispatch, Provenance};
 /// `KTC_SWEEP_RELEASE=0`), whose entry the release build serves. Panics (fails the
 /// test) on any error.
 pub fn cargo_test(tuner: &'static Tuner, build: TestBuild) {
+    // A kernel defined in an integration test or bench is a fixture: without
+    // `KTC_CACHE_DIR`, its entries go under the target's scratch folder, never into the
+    // user's store.
+    let store = build
+        .scratch
+        .filter(|_| std::env::var_os("KTC_CACHE_DIR").is_none_or(|v| v.is_empty()))
+        .map(|scratch| std::path::Path::new(scratch).join("ktc-cache"));
     match release::decide(tuner, &build) {
-        Where::Release(cmd) => in_release(tuner, cmd),
+        Where::Release(mut cmd) => {
+            if let Some(store) = &store {
+                cmd.env("KTC_CACHE_DIR", store);
+            }
+            in_release(tuner, cmd, store)
+        }
         Where::Here(note) => {
             if let Some(note) = note {
                 say(&note);
             }
-            here(tuner);
+            here(tuner, store);
         }
     }
 }
@@ -35,7 +47,7 @@ fn say(line: &str) {
 
 /// Runs the child release build's sweep test, streaming its output, then checks that
 /// the store holds an entry for this crate's release build.
-fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
+fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command, store: Option<std::path::PathBuf>) {
     let shown = release::display(&cmd);
     say(&format!(
         "ktc: tuning `{}` in an optimised build (set {}=0 to tune this debug build instead): {shown}",
@@ -50,7 +62,7 @@ fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
     // This build's provenance but for its profile: what a release build will look up.
     let mut identity = tuner.identity;
     identity.build.profile = "release";
-    let options = SweepOptions::from_env();
+    let options = SweepOptions { cache_dir: store, ..SweepOptions::from_env() };
     let cache = open_cache(&options).unwrap_or_else(|e| panic!("opening the store after the sweep: {e}"));
     let provenance = Provenance::for_device(&identity, options.device);
     match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
@@ -72,8 +84,8 @@ fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command) {
 }
 
 /// Sweeps in this process and checks dispatch against the entry written.
-fn here(tuner: &'static Tuner) {
-    let options = SweepOptions::from_env();
+fn here(tuner: &'static Tuner, store: Option<std::path::PathBuf>) {
+    let options = SweepOptions { cache_dir: store, ..SweepOptions::from_env() };
     let report = match (tuner.sweep)(&options) {
         Ok(report) => report,
         Err(e) => panic!("sweep of `{}` failed: {e}", tuner.name),
@@ -93,10 +105,14 @@ fn here(tuner: &'static Tuner) {
         Ok(cache) => cache,
         Err(e) => panic!("reopening the store after the sweep: {e}"),
     };
-    let dispatch = Dispatch::load_from_device(tuner, &cache, options.device);
-    let Some(loaded) = dispatch.entry_path() else {
-        panic!("a fresh load did not find the entry just written: {:?}", dispatch.fallback_reason());
+    // The local store only: what a dispatcher would serve, without the remote or a
+    // tuning on miss (`resolve`'s policy, which sits above the sweep).
+    let provenance = Provenance::for_device(&tuner.identity, options.device);
+    let lookup = cache.load(tuner.name, &provenance, Some(&tuner.schema()));
+    let LookupStatus::Found { path: loaded, entry: found, .. } = lookup.status else {
+        panic!("a fresh load did not find the entry just written: {:?}", lookup.status);
     };
+    let dispatch = Dispatch::from_entry(tuner, loaded.clone(), &found);
     // Another process may have written a newer entry for the same key meanwhile; the
     // check is only meaningful against the entry this sweep wrote.
     if loaded != report.entry_path {

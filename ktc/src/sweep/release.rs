@@ -31,6 +31,10 @@ pub struct TestBuild {
     pub integration_test: bool,
     /// The binary's name, for a `[[bin]]` (`CARGO_BIN_NAME`).
     pub bin: Option<&'static str>,
+    /// `CARGO_TARGET_TMPDIR` (integration tests and benches only): where their sweeps
+    /// file entries when `KTC_CACHE_DIR` is unset, since no release build of a library
+    /// dispatches a kernel defined in a test.
+    pub scratch: Option<&'static str>,
 }
 
 /// The [`TestBuild`] of the crate this expands in.
@@ -44,6 +48,7 @@ macro_rules! test_build {
             crate_name: ::core::env!("CARGO_CRATE_NAME"),
             integration_test: ::core::option_env!("CARGO_TARGET_TMPDIR").is_some(),
             bin: ::core::option_env!("CARGO_BIN_NAME"),
+            scratch: ::core::option_env!("CARGO_TARGET_TMPDIR"),
         }
     };
 }
@@ -184,6 +189,7 @@ mod tests {
             crate_name: "e2e",
             integration_test,
             bin,
+            scratch: None,
         }
     }
 

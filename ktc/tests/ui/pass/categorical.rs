@@ -40,7 +40,7 @@ fn main() {
     println!("{}", scale::explain(&x, 3.0, &mut out));
     assert_eq!(scale::Variant::ALL.len(), 2);
     assert_eq!("serial".parse::<scale::Variant>(), Ok(scale::Variant::Serial));
-    let axes = scale::__KTC_TUNER.axes;
+    let axes = scale::Variant::kernel().axes;
     assert_eq!(axes[1].kind, ktc::AxisKind::Categorical);
     assert_eq!(axes[1].grid, &[ktc::SweepValue::Label("host")]);
 }

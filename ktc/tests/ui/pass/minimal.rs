@@ -34,7 +34,7 @@ fn main() {
     assert_eq!(sum::Variant::Chunked.to_string(), "chunked");
     assert_eq!(sum::Variant::Chunked.block_sizes(), &[4, 64]);
     assert!(sum::Variant::Serial.block_sizes().is_empty());
-    assert_eq!(sum::__KTC_TUNER.name, "sum");
-    assert_eq!(sum::__KTC_TUNER.identity.source_hash.len(), 16);
+    assert_eq!(sum::Variant::kernel().name, "sum");
+    assert_eq!(sum::Variant::kernel().identity.source_hash.len(), 16);
     assert!(ktc::discover_tuners().iter().any(|t| t.name == "sum"));
 }

@@ -40,7 +40,7 @@ fn main() {
     assert_eq!(choice.variant, expected, "{choice}");
     assert_eq!(dot::Variant::ALL.len(), 3);
     assert_eq!("serial".parse::<dot::Variant>(), Ok(dot::Variant::Serial));
-    let tuner = &dot::__KTC_TUNER;
+    let tuner = dot::Variant::kernel();
     assert_eq!(tuner.name, "dot_product");
     assert_eq!(tuner.variants[2].requires, &[ktc::Capability::Cuda]);
     assert!(tuner.variants[2].default && tuner.variants[0].reference);

@@ -26,10 +26,10 @@ pub mod sum {
 fn main() {
     let dir = std::env::temp_dir().join(format!("ktc-ui-sweep-{}", std::process::id()));
     let options = ktc::sweep::SweepOptions { cache_dir: Some(dir.clone()), ..Default::default() };
-    let report = (sum::__KTC_TUNER.sweep)(&options).expect("the sweep runs");
+    let report = (sum::Variant::kernel().sweep)(&options).expect("the sweep runs");
     assert!(report.entry_path.starts_with(&dir));
     let cache = ktc::KernelTuningCache::open(&dir).expect("the store opens");
-    let dispatch = ktc::Dispatch::load_from(&sum::__KTC_TUNER, &cache);
+    let dispatch = ktc::Dispatch::load_from(sum::Variant::kernel(), &cache);
     let data: Vec<u64> = (0..50).collect();
     let choice = dispatch.explain(&[ktc::AxisValue::from(data.len())]);
     assert_ne!(choice.variant, "wrong", "a variant that fails verification is never chosen");

@@ -1,0 +1,95 @@
+//! Validation of the model, in one pass; every problem is reported at its tokens into
+//! the [`Ctxt`], with a message that says what to write instead. Code generation runs
+//! only on a model this accepted. One file per part of the kernel: the axes and grids,
+//! the variants, the helper functions (`#[inputs]`, `#[verify]`), the names the
+//! expansion takes.
+
+mod axes;
+mod functions;
+mod names;
+mod variants;
+
+use quote::ToTokens;
+use syn::{Expr, Ident, Lit};
+
+use crate::ctxt::Ctxt;
+use crate::model::{Kernel, Variant};
+
+/// The capabilities `requires = ...` accepts, as (name, `ktc::Capability` variant).
+/// The test `capabilities_are_the_runtimes` pins this to `ktc::Capability::ALL`.
+pub(crate) const CAPABILITIES: &[(&str, &str)] = &[("cuda", "Cuda")];
+
+/// Checks the whole kernel.
+pub(crate) fn kernel(k: &Kernel, cx: &Ctxt) {
+    options(k, cx);
+    axes::axes(k, cx);
+    variants::variants(k, cx);
+    functions::inputs(k, cx);
+    functions::verify(k, cx);
+    names::generated_names(k, cx);
+}
+
+fn options(k: &Kernel, cx: &Ctxt) {
+    if let Some(lit) = &k.name_lit {
+        let v = lit.value();
+        if v.is_empty() || !v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+            cx.error_spanned_by(
+                lit,
+                "the kernel name names a cache folder: use letters, digits, `_` and `-` only",
+            );
+        }
+    }
+    if let Some(tol) = &k.tolerance {
+        let numeric = matches!(tol, Expr::Lit(l) if matches!(l.lit, Lit::Float(_) | Lit::Int(_)));
+        if !numeric {
+            cx.error_spanned_by(
+                tol,
+                "expected a number literal for the relative tolerance, e.g. `tolerance = 1e-6`",
+            );
+        }
+    }
+}
+
+pub(super) fn reference(k: &Kernel) -> Option<&Variant> {
+    k.variants.iter().find(|v| v.args.reference.is_some())
+}
+
+/// Tokens as a person writes them (`data: &[u32]`, not `data : & [u32]`), for messages.
+/// The comparison itself is on the tokens' own text, so this only affects what is shown.
+pub(super) fn tokens_text(tokens: &impl ToTokens) -> String {
+    let mut text = tokens.to_token_stream().to_string();
+    for (from, to) in [
+        (" :", ":"),
+        (" ,", ","),
+        ("& ", "&"),
+        ("[ ", "["),
+        (" ]", "]"),
+        ("( ", "("),
+        (" )", ")"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (":: ", "::"),
+    ] {
+        text = text.replace(from, to);
+    }
+    text
+}
+
+/// `` `a`, `b` `` for a message.
+pub(super) fn names<'a>(idents: impl Iterator<Item = &'a Ident>) -> String {
+    idents.map(|i| format!("`{i}`")).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    /// The macro's list and the runtime's enum name the same capabilities, in order.
+    #[test]
+    fn capabilities_are_the_runtimes() {
+        let runtime: Vec<(&str, String)> =
+            ktc::Capability::ALL.iter().map(|c| (c.name(), format!("{c:?}"))).collect();
+        let macros: Vec<(&str, String)> =
+            super::CAPABILITIES.iter().map(|(n, v)| (*n, v.to_string())).collect();
+        assert_eq!(macros, runtime);
+    }
+}
