@@ -65,7 +65,7 @@ pub struct FlaggedRegion {
     pub worst_regret: f64,
 }
 
-/// The outcome of [`verify`](super::verify).
+/// The outcome of [`verify`](crate::verify::verify).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VerifyReport {
     /// The kernel.
