@@ -294,6 +294,22 @@ fn hostile_cases() -> Vec<(&'static str, Hostile, &'static str)> {
             "not a finite number",
         ),
         ("missing catch-all", Json(|v| drop(v["regions"].as_array_mut().unwrap().pop())), "catch-all"),
+        (
+            "too many measurements",
+            Json(|v| {
+                let one = serde_json::json!({"point": {"n": 1}, "variant": "serial", "median_ns": 1.0, "spread_ns": 0.0, "runs": 3});
+                v["measurements"] = vec![one; Entry::MAX_MEASUREMENTS + 1].into();
+            }),
+            "100001 measurements, more than the 100000",
+        ),
+        (
+            "too many exclusions",
+            Json(|v| {
+                let one = serde_json::json!({"variant": "serial", "reason": "x"});
+                v["excluded"] = vec![one; Entry::MAX_MEASUREMENTS + 1].into();
+            }),
+            "100001 exclusions, more than the 100000",
+        ),
         ("directory", Dir, "a directory"),
         ("symlink to /dev/zero", Symlink("/dev/zero"), "symbolic link"),
         ("symlink to a huge file", Symlink("huge"), "symbolic link"),
@@ -317,6 +333,26 @@ fn hostile_files_are_skipped_and_the_previous_entry_served() {
         assert!(found.skipped[0].reason.contains(reason), "{what}: {}", found.skipped[0]);
         assert!(found.skipped[0].to_string().starts_with(&format!("{}: ", bad.display())));
     }
+}
+
+/// The measurement limit holds on write too, with the count in the error; an entry
+/// at the limit is written and served.
+#[test]
+fn an_entry_over_the_measurement_limit_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let mut entry = cache.new_entry(KERNEL, &p, table());
+    let one = serde_json::json!({"point": {"n": 1}, "variant": "serial", "median_ns": 1.0, "spread_ns": 0.0, "runs": 3});
+    entry.measurements = vec![serde_json::from_value(one).unwrap(); Entry::MAX_MEASUREMENTS + 1];
+    let err = cache.write_entry(&entry).unwrap_err().to_string();
+    assert!(err.contains("100001 measurements, more than the 100000"), "{err}");
+    assert!(cache.list().is_empty());
+
+    entry.measurements.pop();
+    let written = cache.write_entry(&entry).unwrap();
+    let found = cache.load(KERNEL, &p, Some(&schema()));
+    assert_eq!(found_path(&found.status), written);
 }
 
 #[test]
