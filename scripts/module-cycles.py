@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Reports import cycles between the top-level modules of a crate's `src/`.
+"""Reports import cycles in a crate's `src/`: between top-level modules, and between
+the files of one module (siblings such as `sweep/run.rs` and `sweep/verify.rs`).
 
 Usage: scripts/module-cycles.py [CRATE_SRC ...]   (default: ktc/src kernels/src)
 
 Each file's `crate::…`, `super::…`, `self::…` paths (and `ktc::…` inside ktc, which
-names itself so) are mapped to the top-level module they reach; a name the crate root
-re-exports (`crate::Tuner`) counts as the module it comes from. Comments are skipped (a
-doc link is not a dependency); `#[cfg(test)]` code counts. Prints each cycle (a
-strongly connected component of more than one module) with one file per edge, and
-exits 1 when there is one. `src/bin/` holds binaries, not modules.
+names itself so) are resolved to the deepest module file they reach; a name the crate
+root re-exports (`crate::Tuner`) counts as the module it comes from. Comments are
+skipped (a doc link is not a dependency); `#[cfg(test)]` code counts. A path to a
+module's own ancestor or descendant is not an edge (a parent declares and re-exports
+its children). Prints each cycle (a strongly connected component of more than one
+module) with one file per edge; exits 1 when there is one. `src/bin/` holds binaries.
 """
 import os
 import re
@@ -22,9 +24,9 @@ IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def module_of(src, path):
-    """The module path of the file `path` under `src`, as a list of names."""
+    """The module path of the file `path` under `src`, as a tuple of names."""
     rel = os.path.relpath(path, src)[:-3].split(os.sep)
-    return rel[:-1] if rel[-1] in ("mod", "lib") else rel
+    return tuple(rel[:-1] if rel[-1] in ("mod", "lib") else rel)
 
 
 def root_exports(src):
@@ -50,26 +52,24 @@ def inline_spans(text):
     return spans
 
 
-def top_modules_named(src, path, text, own_alias, exports):
+def paths_named(here, text, own_alias, exports):
+    """The absolute paths (tuples of names) that `text`, the file of module `here`, names."""
     text = COMMENT.sub("", text)
     spans = inline_spans(text)
 
-    def resolve(root, names, at):
+    def absolute(root, names, at):
         if root in ("crate", own_alias):
-            full = names
-        else:
-            # Inside `mod tests { ... }`, `super` is the file's own module.
-            depth = sum(1 for a, b in spans if a <= at < b)
-            base = module_of(src, path) + ["<inline>"] * depth
-            if root == "super":
-                base = base[:-1]
-                while names and names[0] == "super":
-                    base, names = base[:-1], names[1:]
-            full = base + names
-        full = [n for n in full if n != "<inline>"]
-        return exports.get(full[0], full[0]) if full else None
+            if len(names) == 1 and names[0] in exports:
+                return (exports[names[0]],)
+            return tuple(names)
+        # Inside `mod tests { ... }`, `super` is the file's own module.
+        base = list(here) + [None] * sum(1 for a, b in spans if a <= at < b)
+        if root == "super":
+            base = base[:-1]
+            while names and names[0] == "super":
+                base, names = base[:-1], names[1:]
+        return tuple(n for n in base + names if n is not None)
 
-    found = []
     for m in GROUP.finditer(text):
         if m.group(1) == "ktc" and own_alias != "ktc":
             continue
@@ -77,32 +77,35 @@ def top_modules_named(src, path, text, own_alias, exports):
         for item in m.group(3).split(","):
             head = IDENT.match(item.strip())
             if head:
-                found.append(resolve(m.group(1), prefix + [head.group(0)], m.start()))
+                yield absolute(m.group(1), prefix + [head.group(0)], m.start())
     for m in PATH.finditer(text):
-        if m.group(1) == "ktc" and own_alias != "ktc":
-            continue
-        found.append(resolve(m.group(1), [n for n in m.group(2).split("::") if n], m.start()))
-    return [f for f in found if f]
+        if m.group(1) != "ktc" or own_alias == "ktc":
+            yield absolute(m.group(1), [n for n in m.group(2).split("::") if n], m.start())
 
 
-def crate_graph(src):
+def graphs(src):
+    """(top-level module graph, file graph): each maps a module to {target: example file}."""
     own_alias = os.path.basename(os.path.dirname(os.path.abspath(src)))
     exports = root_exports(src)
-    tops = {n[:-3] if n.endswith(".rs") else n for n in os.listdir(src)} - {"lib", "main", "bin"}
-    graph = {t: {} for t in tops}
-    for root, _, files in os.walk(src):
-        if os.path.relpath(root, src).split(os.sep)[0] == "bin":
-            continue
-        for f in sorted(files):
-            path = os.path.join(root, f)
-            mod = module_of(src, path) if f.endswith(".rs") else []
-            if not mod:
+    files = {}
+    for root, _, names in os.walk(src):
+        if os.path.relpath(root, src).split(os.sep)[0] != "bin":
+            for f in names:
+                if f.endswith(".rs") and module_of(src, os.path.join(root, f)):
+                    files[module_of(src, os.path.join(root, f))] = os.path.join(root, f)
+    top, by_file = {m[0]: {} for m in files}, {m: {} for m in files}
+    for here, path in sorted(files.items()):
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for named in paths_named(here, text, own_alias, exports):
+            target = next((named[:k] for k in range(len(named), 0, -1) if named[:k] in files), None)
+            if target is None or target[: len(here)] == here or here[: len(target)] == target:
                 continue
-            with open(path, encoding="utf-8") as fh:
-                for t in top_modules_named(src, path, fh.read(), own_alias, exports):
-                    if t in tops and t != mod[0]:
-                        graph[mod[0]].setdefault(t, os.path.relpath(path, src))
-    return graph
+            example = os.path.relpath(path, src)
+            if target[0] != here[0]:
+                top[here[0]].setdefault(target[0], example)
+            by_file[here].setdefault(target, example)
+    return top, by_file
 
 
 def cycles(graph):
@@ -136,20 +139,26 @@ def cycles(graph):
     return out
 
 
+def report(src, what, graph, name):
+    found = cycles(graph)
+    for comp in found:
+        print(f"{src}: cycle between {what}: {', '.join(map(name, comp))}")
+        for a in comp:
+            for b in sorted(graph[a]):
+                if b in comp:
+                    print(f"  {name(a)} -> {name(b)}  (e.g. {graph[a][b]})")
+    return bool(found)
+
+
 def main():
     bad = False
     for src in sys.argv[1:] or ["ktc/src", "kernels/src"]:
-        graph = crate_graph(src)
-        found = cycles(graph)
+        top, by_file = graphs(src)
+        found = report(src, "top-level modules", top, str)
+        found |= report(src, "files", by_file, "::".join)
         if not found:
-            print(f"{src}: no cycles between top-level modules")
-        for comp in found:
-            bad = True
-            print(f"{src}: cycle among {', '.join(comp)}")
-            for a in comp:
-                for b in sorted(graph[a]):
-                    if b in comp:
-                        print(f"  {a} -> {b}  (e.g. {graph[a][b]})")
+            print(f"{src}: no import cycle between top-level modules or files")
+        bad |= found
     sys.exit(1 if bad else 0)
 
 

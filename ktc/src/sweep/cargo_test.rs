@@ -3,7 +3,7 @@
 
 use super::SweepOptions;
 use super::release::{self, TestBuild, Where};
-use super::run::open_cache;
+use super::sweeper::open_cache;
 use crate::registry::Tuner;
 use crate::store::LookupStatus;
 use crate::{Dispatch, Provenance};

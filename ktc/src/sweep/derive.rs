@@ -6,7 +6,7 @@ use super::SweepOptions;
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::refine::bound_between;
-use super::run::{Sweeper, point_map};
+use super::sweeper::{Sweeper, point_map};
 use crate::decision::{GridValues, Winner, compact_regions_within};
 use crate::entry::{Entry, Measurement, SCHEMA};
 use crate::registry::SweepValue;

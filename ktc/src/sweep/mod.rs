@@ -19,7 +19,9 @@ mod release;
 mod reproduce;
 mod run;
 mod sample;
+mod sweeper;
 mod timing;
+mod tune;
 mod values;
 mod verify;
 
