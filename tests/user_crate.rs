@@ -95,7 +95,7 @@ fn cargo() -> Option<PathBuf> {
         .filter(|c| Command::new(c).arg("--version").output().is_ok_and(|o| o.status.success()));
     if cargo.is_none() {
         assert_ne!(std::env::var("CI").as_deref(), Ok("true"), "CI=true but cargo ($CARGO) is not runnable");
-        println!("skipping: cargo ($CARGO) is not runnable here, so the user crate cannot be built");
+        println!("SKIPPED: cargo ($CARGO) is not runnable here, so the user crate cannot be built");
     }
     cargo
 }

@@ -5,6 +5,9 @@ use ktc_kernels::discretize::{self, Variant};
 use ktc_kernels::{Error, Floats, quantile_edges};
 use proptest::prelude::*;
 
+#[path = "../../tests/support/child.rs"]
+mod child;
+
 fn reference(values: &Floats, edges: &[f64]) -> Vec<u8> {
     let mut codes = vec![0u8; values.len()];
     discretize::call_with(Variant::Linear, None, values, edges, &mut codes).unwrap();
@@ -123,7 +126,7 @@ fn bad_edges_bins_and_lengths_are_error_values() {
 #[test]
 fn cuda_variant_equals_the_reference() {
     if let Err(reason) = ktc::capability_available(ktc::Capability::Cuda) {
-        println!("skipping the CUDA check: {reason}");
+        child::skip(&format!("the CUDA check: {reason}"), false);
         let err = discretize::call_with(Variant::Cuda, None, &Floats::from(vec![1.0f64]), &[], &mut [0])
             .unwrap_err();
         assert!(matches!(err, Error::Cuda(_)), "{err}");

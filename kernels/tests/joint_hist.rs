@@ -5,6 +5,9 @@ use ktc_kernels::joint_hist_batched::{self, Variant};
 use ktc_kernels::{Codes, Error, Residency};
 use proptest::prelude::*;
 
+#[path = "../../tests/support/child.rs"]
+mod child;
+
 /// Codes of either width (u16 when `bins > 256` or `wide`).
 fn codes(data: Vec<u16>, n_rows: usize, n_cols: usize, bins: usize, wide: bool) -> Codes {
     if wide || bins > 256 {
@@ -139,7 +142,7 @@ fn device_points_need_cuda() {
 #[test]
 fn cuda_variants_equal_the_reference() {
     if let Err(reason) = ktc::capability_available(ktc::Capability::Cuda) {
-        println!("skipping the CUDA check: {reason}");
+        child::skip(&format!("the CUDA check: {reason}"), false);
         let y = Codes::column_u8(vec![0], 1).unwrap();
         let err = joint_hist_batched::call_with(Variant::CudaGlobal, None, &y, &y, &mut [0]).unwrap_err();
         assert!(matches!(err, Error::Cuda(_)), "{err}");

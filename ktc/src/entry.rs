@@ -43,6 +43,14 @@ pub struct Entry {
 }
 
 impl Entry {
+    /// The most measurements, and the most exclusions, an entry may hold; one with more
+    /// is rejected with the count wherever it comes from (written, read, pulled,
+    /// imported). A sweep measures its grid and refined points (at most nine per grid
+    /// point) for every candidate: a few thousand for real kernels. The limit bounds the
+    /// work `show`, `plot` and `refine` do on a hostile entry, which the 16 MiB file cap
+    /// alone would let hold ~280,000.
+    pub const MAX_MEASUREMENTS: usize = 100_000;
+
     /// The decision table (axes and regions).
     pub fn table(&self) -> DecisionTable {
         DecisionTable { axes: self.axes.clone(), regions: self.regions.clone() }

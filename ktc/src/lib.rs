@@ -40,6 +40,7 @@ mod entry;
 mod error;
 mod fingerprint;
 pub mod guide;
+mod job;
 mod provenance;
 mod registry;
 pub mod remote;

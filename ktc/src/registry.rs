@@ -4,6 +4,7 @@
 
 use crate::cuda::Capability;
 use crate::decision::{Axis, AxisKind, KernelSchema};
+use crate::job::{SweepOptions, SweepReport};
 use crate::provenance::KernelIdentity;
 
 /// One axis of a registered kernel.
@@ -66,7 +67,7 @@ pub struct Tuner {
     /// The variants, in declaration order.
     pub variants: &'static [TunerVariant],
     /// Runs the kernel's sweep and writes an entry.
-    pub sweep: fn(&crate::sweep::SweepOptions) -> Result<crate::sweep::SweepReport, crate::Error>,
+    pub sweep: fn(&SweepOptions) -> Result<SweepReport, crate::Error>,
 }
 
 impl Tuner {

@@ -3,19 +3,22 @@
 //! in the middle of writes, and full or read-only stores. `KTC_STRESS=full` runs the
 //! long mode (8 writers × 200 entries, 100 kills).
 //!
-//! Children are this test binary re-run with `--exact child_role` and a role in the
-//! environment, as the store tests do.
+//! Children are the calling test re-run by itself (the shared `child` helper) with a role
+//! in the environment: `writer`, `reader`, `gc`, `overfill` or `endless`.
 
 use ktc::{
     Axis, DecisionTable, GcOptions, KernelSchema, KernelTuningCache, LookupStatus, Provenance, Region,
 };
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 const FP: &str = "attack-fp";
 const KERNEL: &str = "attacked";
+#[path = "../../tests/support/child.rs"]
+mod child;
+
 const ROLE: &str = "KTC_ATTACK_ROLE";
 const STORE: &str = "KTC_ATTACK_STORE";
 const ID: &str = "KTC_ATTACK_ID";
@@ -74,9 +77,11 @@ fn key_dir(root: &Path) -> PathBuf {
     root.join(FP).join(KERNEL).join(prov().code_version())
 }
 
-fn spawn(role: &str, store: &Path, id: usize, count: usize) -> Child {
-    Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_role", "--nocapture", "--test-threads", "1"])
+/// Starts the calling test `test` again as a child in `role`.
+fn spawn(test: &str, role: &str, store: &Path, id: usize, count: usize) -> Child {
+    child::command(test)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .env(ROLE, role)
         .env(STORE, store)
         .env(ID, id.to_string())
@@ -89,11 +94,10 @@ fn env_usize(name: &str) -> usize {
     std::env::var(name).unwrap().parse().unwrap()
 }
 
-/// Runs only as a child of the tests below: `writer`, `reader`, `gc` or `endless`.
-#[test]
-fn child_role() {
-    let (Ok(role), Some(store)) = (std::env::var(ROLE), std::env::var_os(STORE)) else { return };
-    let store = PathBuf::from(store);
+/// The child part of the tests below: plays the role its environment names.
+fn play_role() {
+    let role = std::env::var(ROLE).expect("the child's role");
+    let store = PathBuf::from(std::env::var_os(STORE).expect("the store folder"));
     let cache = open(&store);
     let stop = store.join("stop");
     match role.as_str() {
@@ -151,18 +155,27 @@ fn reader(cache: &KernelTuningCache, stop: &Path) {
 
 #[test]
 fn writers_readers_and_gc_race_without_a_miss_or_a_torn_read() {
+    const NAME: &str = "writers_readers_and_gc_race_without_a_miss_or_a_torn_read";
+    if child::is_child() {
+        return play_role();
+    }
     let s = scale();
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     cache.update_with(KERNEL, &prov(), table()).unwrap();
-    let mut others: Vec<Child> = (0..s.readers).map(|id| spawn("reader", dir.path(), id, 0)).collect();
-    others.push(spawn("gc", dir.path(), 0, 0));
-    let writers: Vec<Child> = (0..s.writers).map(|id| spawn("writer", dir.path(), id, s.writes)).collect();
-    let ok: Vec<bool> = writers.into_iter().map(|mut c| c.wait().unwrap().success()).collect();
+    let mut others: Vec<Child> = (0..s.readers).map(|id| spawn(NAME, "reader", dir.path(), id, 0)).collect();
+    others.push(spawn(NAME, "gc", dir.path(), 0, 0));
+    let writers: Vec<Child> =
+        (0..s.writers).map(|id| spawn(NAME, "writer", dir.path(), id, s.writes)).collect();
+    let finished = |children: Vec<Child>| -> Vec<Output> {
+        children.into_iter().map(|c| c.wait_with_output().unwrap()).collect()
+    };
+    let written = finished(writers);
+    // Stop the readers and gc before checking, so that a failed writer ends the test.
     fs::write(dir.path().join("stop"), b"").unwrap();
-    let others_ok: Vec<bool> = others.into_iter().map(|mut c| c.wait().unwrap().success()).collect();
-    assert!(ok.iter().all(|ok| *ok), "writers: {ok:?}");
-    assert!(others_ok.iter().all(|ok| *ok), "readers then gc: {others_ok:?}");
+    for output in written.iter().chain(&finished(others)) {
+        child::check(NAME, output);
+    }
 
     // The newest written entry survived every gc and is what a reader gets now.
     let newest = fs::read_dir(key_dir(dir.path()))
@@ -179,6 +192,9 @@ fn writers_readers_and_gc_race_without_a_miss_or_a_torn_read() {
 
 #[test]
 fn kill_9_mid_write_never_leaves_a_partial_entry() {
+    if child::is_child() {
+        return play_role();
+    }
     let s = scale();
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
@@ -188,10 +204,11 @@ fn kill_9_mid_write_never_leaves_a_partial_entry() {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
-        let mut child = spawn("endless", dir.path(), kill, 0);
+        let mut endless =
+            spawn("kill_9_mid_write_never_leaves_a_partial_entry", "endless", dir.path(), kill, 0);
         std::thread::sleep(Duration::from_millis(2 + seed % 38));
-        child.kill().unwrap(); // SIGKILL on Unix
-        child.wait().unwrap();
+        endless.kill().unwrap(); // SIGKILL on Unix
+        endless.wait().unwrap();
         for listed in cache.list() {
             if let Err(reason) = &listed.entry {
                 panic!("kill {kill}: {} visible but invalid: {reason}", listed.path.display());
@@ -253,6 +270,10 @@ fn overfill(store: &Path, first: &Path) {
 
 #[test]
 fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
+    const NAME: &str = "a_full_store_fails_the_write_with_the_path_and_keeps_serving";
+    if child::is_child() {
+        return play_role();
+    }
     let dir = tempfile::tempdir().unwrap();
     match TinyTmpfs::mount(dir.path(), "64k") {
         Ok(mount) => {
@@ -265,18 +286,20 @@ fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
             println!("no tiny tmpfs ({why}); filling the store through a 64-block file size limit");
             let first = open(dir.path()).update_with(KERNEL, &prov(), table()).unwrap();
             let exe = std::env::current_exe().unwrap();
-            let status = Command::new("sh")
-                .args(["-c", "trap '' XFSZ; ulimit -f 64 && exec \"$0\" --exact child_role --nocapture"])
+            let output = Command::new("sh")
+                .args(["-c", "trap '' XFSZ; ulimit -f 64 && exec \"$0\" \"$@\""])
                 .arg(&exe)
+                .args(["--exact", NAME, "--nocapture", "--test-threads", "1"])
+                .env(child::ROLE, NAME)
                 .env(ROLE, "overfill")
                 .env(STORE, dir.path())
                 .env(ID, "0")
                 .env(COUNT, "0")
                 .env("KTC_ATTACK_FIRST", &first)
-                .status();
-            match status {
-                Ok(status) => assert!(status.success(), "the file-size-limited writer failed"),
-                Err(e) => println!("skipping the full-store check: cannot run sh: {e}"),
+                .output();
+            match output {
+                Ok(output) => child::check(NAME, &output),
+                Err(e) => child::skip(&format!("the full-store check: cannot run sh: {e}"), false),
             }
         }
     }
@@ -319,10 +342,12 @@ fn a_read_only_store_serves_and_refuses_writes_with_the_path() {
     let probe = fs::write(key.join(".probe"), b"");
     if probe.is_ok() {
         set_mode(&key, 0o755);
-        println!(
-            "skipping the read-only-store check: no read-only mount ({why_no_mount}), and permission bits do not stop this user (root)"
+        return child::skip(
+            &format!(
+                "the read-only-store check: no read-only mount ({why_no_mount}), and permission bits do not stop this user (root)"
+            ),
+            false,
         );
-        return;
     }
     check_read_only(&store, &first);
     set_mode(&key, 0o755);

@@ -1,17 +1,16 @@
 //! The hardware fingerprint: stable, slug-safe, overridable, and computed without
 //! panicking on a host with no CUDA at all.
 //!
-//! Tests that depend on the environment run this test binary again as a child process
-//! (`child_reports_fingerprint`), so `KTC_FINGERPRINT` changes never leak into other
-//! tests running in parallel threads.
+//! Tests that depend on the environment re-run themselves as a child process that
+//! prints the fingerprints it computes (the shared `child` helper), so `KTC_FINGERPRINT`
+//! changes never leak into other tests running in parallel threads.
 
 use std::path::Path;
-use std::process::Command;
 
 use ktc::{Capability, capability_available, hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
 
-/// Set in a child's environment: makes `child_reports_fingerprint` print its report.
-const CHILD_VAR: &str = "KTC_TEST_FINGERPRINT_CHILD";
+#[path = "../../tests/support/child.rs"]
+mod child;
 
 /// What a child process saw.
 struct ChildReport {
@@ -20,20 +19,17 @@ struct ChildReport {
     stderr: String,
 }
 
-/// Runs `child_reports_fingerprint` in a fresh process; `override_value` sets
-/// `KTC_FINGERPRINT` (None removes it).
-fn run_child(override_value: Option<&str>) -> ChildReport {
-    let mut cmd = Command::new(std::env::current_exe().expect("test binary path"));
-    cmd.args(["--exact", "child_reports_fingerprint", "--nocapture", "--test-threads=1"]).env(CHILD_VAR, "1");
-    match override_value {
-        Some(v) => cmd.env("KTC_FINGERPRINT", v),
-        None => cmd.env_remove("KTC_FINGERPRINT"),
-    };
-    cmd.env_remove("KTC_QUIET");
-    let out = cmd.output().expect("spawn the test binary");
+/// Runs the calling test `test` again in a fresh process, where it prints what
+/// [`print_fingerprints`] prints; `override_value` sets `KTC_FINGERPRINT` (None removes it).
+fn run_child(test: &str, override_value: Option<&str>) -> ChildReport {
+    let out = child::spawn(test, |cmd| {
+        match override_value {
+            Some(v) => cmd.env("KTC_FINGERPRINT", v),
+            None => cmd.env_remove("KTC_FINGERPRINT"),
+        };
+    });
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "child failed:\n{stdout}\n{stderr}");
     let field = |key: &str| {
         stdout
             .lines()
@@ -45,12 +41,8 @@ fn run_child(override_value: Option<&str>) -> ChildReport {
     ChildReport { fp0: field("KTC_FP0="), fp1: field("KTC_FP1="), stderr }
 }
 
-/// Not a test of its own: the child side of the multi-process tests.
-#[test]
-fn child_reports_fingerprint() {
-    if std::env::var_os(CHILD_VAR).is_none() {
-        return;
-    }
+/// The child part of every multi-process test: the fingerprints of devices 0 and 1.
+fn print_fingerprints() {
     println!("KTC_FP0={}", hw_fingerprint());
     println!("KTC_FP1={}", hw_fingerprint_for(1));
 }
@@ -103,8 +95,11 @@ fn stable_across_calls() {
 
 #[test]
 fn stable_across_processes() {
-    let a = run_child(None);
-    let b = run_child(None);
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    let a = run_child("stable_across_processes", None);
+    let b = run_child("stable_across_processes", None);
     assert_eq!(a.fp0, b.fp0);
     assert_eq!(a.fp1, b.fp1);
     if std::env::var_os("KTC_FINGERPRINT").is_none() {
@@ -114,7 +109,10 @@ fn stable_across_processes() {
 
 #[test]
 fn computed_fingerprint_is_slug_safe() {
-    let report = run_child(None);
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    let report = run_child("computed_fingerprint_is_slug_safe", None);
     assert_shape(&report.fp0);
     assert_shape(&report.fp1);
     // Same CPU part for every device.
@@ -124,7 +122,10 @@ fn computed_fingerprint_is_slug_safe() {
 
 #[test]
 fn override_is_honoured() {
-    let report = run_child(Some("fleet-a100.v2_rack7"));
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    let report = run_child("override_is_honoured", Some("fleet-a100.v2_rack7"));
     assert_eq!(report.fp0, "fleet-a100.v2_rack7");
     // Device 1 shares the override where it is the same GPU as device 0.
     let gpu = |d| ktc::Provenance::for_device(&ktc::KernelIdentity::UNSPECIFIED, d).gpu;
@@ -135,15 +136,24 @@ fn override_is_honoured() {
 
 #[test]
 fn empty_override_means_computed() {
-    assert_eq!(run_child(Some("")).fp0, run_child(None).fp0);
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    assert_eq!(
+        run_child("empty_override_means_computed", Some("")).fp0,
+        run_child("empty_override_means_computed", None).fp0
+    );
 }
 
 #[test]
 fn unsafe_override_is_rejected_with_one_warning() {
-    let computed = run_child(None);
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    let computed = run_child("unsafe_override_is_rejected_with_one_warning", None);
     let long = "a".repeat(201);
     for bad in ["../../etc", "a b", "..", ".", "x/y", long.as_str()] {
-        let report = run_child(Some(bad));
+        let report = run_child("unsafe_override_is_rejected_with_one_warning", Some(bad));
         assert_eq!(report.fp0, computed.fp0, "override {bad:?} must be ignored");
         assert_eq!(report.fp1, computed.fp1, "override {bad:?} must be ignored");
         let warnings = report.stderr.matches("ignoring KTC_FINGERPRINT").count();
@@ -155,8 +165,11 @@ fn unsafe_override_is_rejected_with_one_warning() {
 /// child process computes it from scratch, so a panic there would fail the test.
 #[test]
 fn no_cuda_means_gpu_none_without_panic() {
+    if child::is_child() {
+        return print_fingerprints();
+    }
     let available = capability_available(Capability::Cuda);
-    let report = run_child(None);
+    let report = run_child("no_cuda_means_gpu_none_without_panic", None);
     let nvidia_host = Path::new("/proc/driver/nvidia").exists() || Path::new("/dev/nvidia0").exists();
     if !nvidia_host {
         let reason = available.as_ref().expect_err("no NVIDIA driver on this host");

@@ -7,11 +7,14 @@ use ktc::{
 };
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Stdio;
 use std::time::{Duration, SystemTime};
 
 const FP: &str = "test-fp";
 const KERNEL: &str = "joint_hist";
+#[path = "../../tests/support/child.rs"]
+mod child;
+
 /// A well-formed entry file name newer than anything written today.
 const FUTURE: &str = "29991231T235959.999999Z-0000000000000000.json";
 
@@ -167,37 +170,39 @@ const CHILD_WRITER: &str = "KTC_STORE_TEST_CHILD_WRITER";
 const WRITERS: usize = 6;
 const WRITES: usize = 20;
 
-/// Runs only as a child of `concurrent_processes_lose_no_write`.
-#[test]
-fn child_writer() {
-    let (Some(store), Some(writer)) = (std::env::var_os(CHILD_STORE), std::env::var_os(CHILD_WRITER)) else {
-        return;
-    };
+/// The child part of `concurrent_processes_lose_no_write`: one writer's writes.
+fn write_as_child() {
+    let store = std::env::var_os(CHILD_STORE).expect("the store folder");
+    let writer = std::env::var(CHILD_WRITER).expect("the writer's id");
     let cache = open(Path::new(&store));
     let p = prov("a");
     for i in 0..WRITES {
         let mut entry = cache.new_entry(KERNEL, &p, table());
-        entry.reproduce = Some(format!("writer {} write {i}", writer.to_string_lossy()));
+        entry.reproduce = Some(format!("writer {writer} write {i}"));
         cache.write_entry(&entry).unwrap();
     }
 }
 
 #[test]
 fn concurrent_processes_lose_no_write() {
+    const NAME: &str = "concurrent_processes_lose_no_write";
+    if child::is_child() {
+        return write_as_child();
+    }
     let dir = tempfile::tempdir().unwrap();
-    let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..WRITERS)
         .map(|id| {
-            Command::new(&exe)
-                .args(["--exact", "child_writer", "--nocapture", "--test-threads", "1"])
+            child::command(NAME)
                 .env(CHILD_STORE, dir.path())
                 .env(CHILD_WRITER, id.to_string())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
                 .spawn()
                 .unwrap()
         })
         .collect();
-    for mut child in children {
-        assert!(child.wait().unwrap().success());
+    for running in children {
+        child::check(NAME, &running.wait_with_output().unwrap());
     }
 
     let cache = open(dir.path());
@@ -289,6 +294,22 @@ fn hostile_cases() -> Vec<(&'static str, Hostile, &'static str)> {
             "not a finite number",
         ),
         ("missing catch-all", Json(|v| drop(v["regions"].as_array_mut().unwrap().pop())), "catch-all"),
+        (
+            "too many measurements",
+            Json(|v| {
+                let one = serde_json::json!({"point": {"n": 1}, "variant": "serial", "median_ns": 1.0, "spread_ns": 0.0, "runs": 3});
+                v["measurements"] = vec![one; Entry::MAX_MEASUREMENTS + 1].into();
+            }),
+            "100001 measurements, more than the 100000",
+        ),
+        (
+            "too many exclusions",
+            Json(|v| {
+                let one = serde_json::json!({"variant": "serial", "reason": "x"});
+                v["excluded"] = vec![one; Entry::MAX_MEASUREMENTS + 1].into();
+            }),
+            "100001 exclusions, more than the 100000",
+        ),
         ("directory", Dir, "a directory"),
         ("symlink to /dev/zero", Symlink("/dev/zero"), "symbolic link"),
         ("symlink to a huge file", Symlink("huge"), "symbolic link"),
@@ -312,6 +333,26 @@ fn hostile_files_are_skipped_and_the_previous_entry_served() {
         assert!(found.skipped[0].reason.contains(reason), "{what}: {}", found.skipped[0]);
         assert!(found.skipped[0].to_string().starts_with(&format!("{}: ", bad.display())));
     }
+}
+
+/// The measurement limit holds on write too, with the count in the error; an entry
+/// at the limit is written and served.
+#[test]
+fn an_entry_over_the_measurement_limit_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let mut entry = cache.new_entry(KERNEL, &p, table());
+    let one = serde_json::json!({"point": {"n": 1}, "variant": "serial", "median_ns": 1.0, "spread_ns": 0.0, "runs": 3});
+    entry.measurements = vec![serde_json::from_value(one).unwrap(); Entry::MAX_MEASUREMENTS + 1];
+    let err = cache.write_entry(&entry).unwrap_err().to_string();
+    assert!(err.contains("100001 measurements, more than the 100000"), "{err}");
+    assert!(cache.list().is_empty());
+
+    entry.measurements.pop();
+    let written = cache.write_entry(&entry).unwrap();
+    let found = cache.load(KERNEL, &p, Some(&schema()));
+    assert_eq!(found_path(&found.status), written);
 }
 
 #[test]
@@ -371,13 +412,12 @@ fn open_on_a_file_or_under_a_file_is_an_error() {
 
 const CHILD_EXPECT: &str = "KTC_STORE_TEST_CHILD_EXPECT";
 
-/// Runs only as a child of `load_or_create_honours_ktc_cache_dir`, where the
-/// environment can be set without racing other tests' threads.
-#[test]
-fn child_load_or_create() {
-    let Some(expect) = std::env::var_os(CHILD_EXPECT) else { return };
+/// The child part of `load_or_create_honours_ktc_cache_dir`, where the environment can
+/// be set without racing other tests' threads.
+fn load_or_create_as_child() {
+    let expect = std::env::var(CHILD_EXPECT).expect("what the child expects");
     let result = KernelTuningCache::load_or_create();
-    match expect.to_str().unwrap() {
+    match expect.as_str() {
         "err" => assert!(result.is_err(), "{result:?}"),
         _ => assert_eq!(result.unwrap().root(), Path::new(&std::env::var_os("KTC_CACHE_DIR").unwrap())),
     }
@@ -385,18 +425,18 @@ fn child_load_or_create() {
 
 #[test]
 fn load_or_create_honours_ktc_cache_dir() {
+    if child::is_child() {
+        return load_or_create_as_child();
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("file");
     fs::write(&file, b"x").unwrap();
     let cases = [(file.clone(), "err"), (file.join("under"), "err"), (dir.path().join("new/cache"), "ok")];
     for (root, expect) in cases {
-        let status = Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "child_load_or_create", "--nocapture", "--test-threads", "1"])
-            .env("KTC_CACHE_DIR", &root)
-            .env(CHILD_EXPECT, expect)
-            .status()
-            .unwrap();
-        assert!(status.success(), "KTC_CACHE_DIR={} should give {expect}", root.display());
+        // `spawn` asserts the child succeeded, i.e. saw what `expect` says.
+        child::spawn("load_or_create_honours_ktc_cache_dir", |c| {
+            c.env("KTC_CACHE_DIR", &root).env(CHILD_EXPECT, expect);
+        });
     }
     assert!(dir.path().join("new/cache").is_dir());
 }

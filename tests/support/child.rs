@@ -31,6 +31,16 @@ pub(crate) fn is_child() -> bool {
 /// environment `configure` sets; asserts it succeeded and returns its output. The
 /// child's ktc settings start clean: no remote, no tuning on miss, warnings on.
 pub(crate) fn spawn(test: &str, configure: impl FnOnce(&mut Command)) -> Output {
+    let mut command = command(test);
+    configure(&mut command);
+    let output = command.output().expect("the child process runs");
+    check(test, &output);
+    output
+}
+
+/// The command [`spawn`] runs, to start a child without waiting for it (several
+/// children at once: pipe its stdout, then [`check`] its output) or under a wrapper.
+pub(crate) fn command(test: &str) -> Command {
     let mut command = Command::new(std::env::current_exe().expect("the test binary's path"));
     command
         .args(["--exact", test, "--nocapture", "--test-threads", "1"])
@@ -39,8 +49,12 @@ pub(crate) fn spawn(test: &str, configure: impl FnOnce(&mut Command)) -> Output 
         .env_remove("KTC_QUIET")
         .env_remove("KTC_REMOTE")
         .env_remove("KTC_REMOTE_TIMEOUT_MS");
-    configure(&mut command);
-    let output = command.output().expect("the child process runs");
+    command
+}
+
+/// Asserts that the child `test` succeeded and really ran that test (a misspelt name
+/// runs nothing and succeeds).
+pub(crate) fn check(test: &str, output: &Output) {
     assert!(
         output.status.success(),
         "child `{test}` failed:\n{}\n{}",
@@ -52,7 +66,6 @@ pub(crate) fn spawn(test: &str, configure: impl FnOnce(&mut Command)) -> Output 
         "the child ran no test named `{test}`:\n{}",
         String::from_utf8_lossy(&output.stdout)
     );
-    output
 }
 
 /// The `ktc warning:` lines of a child's stderr.

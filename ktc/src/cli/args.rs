@@ -43,7 +43,7 @@ pub(crate) enum Command {
     /// Sweep the linked kernels on every device (only from a binary that links kernels).
     Retune(RetuneArgs),
     /// Regret of a kernel's entry at sampled off-grid sizes (from a binary that links it).
-    Verify(super::verify::VerifyArgs),
+    Verify(VerifyArgs),
     /// Upload local entries to the remote (never overwriting one there).
     Push(SyncArgs),
     /// Download this host's entries from the remote, each validated, none overwriting.
@@ -149,6 +149,25 @@ pub(crate) struct RetuneArgs {
     pub(crate) refine: bool,
 }
 
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct VerifyArgs {
+    /// The kernel (linked into this binary).
+    pub(crate) kernel: String,
+    /// Sampled sizes to measure.
+    #[arg(long, default_value_t = 24, value_parser = parse_points)]
+    pub(crate) points: usize,
+    /// Regret above which a point and its region are flagged.
+    #[arg(long, default_value_t = 1.10)]
+    pub(crate) threshold: f64,
+    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Time budget in seconds [default: twice the sweep's].
+    #[arg(long, value_name = "SECONDS")]
+    pub(crate) budget: Option<f64>,
+}
+
 fn parse_axis(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.into(), value.into())),
@@ -160,5 +179,12 @@ fn parse_budget(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
         _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
+fn parse_points(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(k) if (1..=10_000).contains(&k) => Ok(k),
+        _ => Err(format!("`{s}` is not a number of points between 1 and 10000")),
     }
 }

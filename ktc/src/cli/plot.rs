@@ -286,6 +286,25 @@ mod tests {
         draw::svg(&plot, &out.path().join("plot.svg")).unwrap();
     }
 
+    /// The largest entry the store accepts, every measurement its own series and panel:
+    /// the plot keeps the first series and panels and says how many it left out.
+    #[test]
+    fn the_largest_valid_entry_plots_bounded() {
+        let mut entry = entry_with(&[]);
+        entry.axes.push(Axis::numeric("m"));
+        entry.measurements = (0..Entry::MAX_MEASUREMENTS)
+            .map(|i| {
+                let m = json!({"point": {"n": 10 + i % 7, "m": i / 7}, "variant": format!("v{}", i % 97), "median_ns": 100.0 + i as f64, "spread_ns": 1.0, "runs": 5});
+                serde_json::from_value::<Measurement>(m).unwrap()
+            })
+            .collect();
+        let plot = prepare(&entry).unwrap();
+        assert_eq!((plot.panels.len(), plot.series.len()), (MAX_PANELS, MAX_SERIES));
+        assert_eq!(plot.left_out.len(), 2, "{:?}", plot.left_out);
+        let points: usize = plot.panels.iter().flat_map(|p| &p.lines).map(Vec::len).sum();
+        assert!(points <= MAX_PANELS * 7, "{points} points drawn");
+    }
+
     #[test]
     fn nothing_plottable_is_an_error_not_an_empty_plot() {
         let err = prepare(&entry_with(&[(1.0, f64::MAX), (f64::MIN_POSITIVE, 10.0)])).err().unwrap();

@@ -206,4 +206,13 @@ mod tests {
         assert!(text.contains("… 988 more series") && text.contains("… 900 more grid points"), "{text}");
         assert!(text.lines().nth(1).unwrap().contains('*'), "the chosen cell is starred");
     }
+
+    /// The largest entry the store accepts ([`Entry::MAX_MEASUREMENTS`]) shows in as
+    /// few lines as the 1000-measurement one.
+    #[test]
+    fn the_largest_valid_entry_shows_bounded() {
+        let text = measurement_table(&wide_entry(Entry::MAX_MEASUREMENTS));
+        assert!(text.lines().count() <= MAX_POINTS + 2, "{} lines", text.lines().count());
+        assert!(text.len() < 64 << 10, "{} bytes", text.len());
+    }
 }

@@ -1,29 +1,11 @@
 //! `ktc verify KERNEL [--points K] [--threshold R] [--seed S] [--json]`: the stored entry's
 //! regret at sampled off-grid sizes (see [`crate::verify`]).
 
+use super::args::VerifyArgs;
 use super::context::{Ctx, Failure};
 use crate::sweep::SweepOptions;
 use crate::verify::{VerifyOptions, verify};
 use std::time::Duration;
-
-/// Arguments of `verify`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct VerifyArgs {
-    /// The kernel (linked into this binary).
-    pub(crate) kernel: String,
-    /// Sampled sizes to measure.
-    #[arg(long, default_value_t = 24, value_parser = parse_points)]
-    pub(crate) points: usize,
-    /// Regret above which a point and its region are flagged.
-    #[arg(long, default_value_t = 1.10)]
-    pub(crate) threshold: f64,
-    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
-    #[arg(long)]
-    pub(crate) seed: Option<u64>,
-    /// Time budget in seconds [default: twice the sweep's].
-    #[arg(long, value_name = "SECONDS")]
-    pub(crate) budget: Option<f64>,
-}
 
 pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
     let Some(tuner) = ctx.tuners.iter().copied().find(|t| t.name == args.kernel) else {
@@ -68,12 +50,5 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
                 args.kernel
             ))
         })
-    }
-}
-
-fn parse_points(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(k) if (1..=10_000).contains(&k) => Ok(k),
-        _ => Err(format!("`{s}` is not a number of points between 1 and 10000")),
     }
 }

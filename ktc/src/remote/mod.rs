@@ -28,16 +28,8 @@ pub use key::RemoteKey;
 pub use s3::{S3Backend, S3Options};
 pub use sync::{Rejected, RemoteList, SyncFilter, SyncReport, list_remote, pull, push};
 
+pub use crate::job::PutOutcome;
 pub(crate) use fetch::{Fetched, fetch_current, push_after_sweep};
-
-/// What a create-only write did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PutOutcome {
-    /// This call created the object.
-    Created,
-    /// An object with that key was already there; it was left untouched.
-    AlreadyPresent,
-}
 
 /// A store of immutable entries shared by a fleet: get, create-only put, list.
 ///

@@ -84,8 +84,15 @@ pub(crate) fn check_created(created: &str) -> Result<(), String> {
 
 /// The rules every entry obeys wherever it comes from (written, imported, read, pulled):
 /// `code_version` is the hash of its provenance, `created` a real UTC time not ahead
-/// of this host's clock by more than the allowed skew.
+/// of this host's clock by more than the allowed skew, and at most
+/// [`Entry::MAX_MEASUREMENTS`] measurements and exclusions.
 pub(crate) fn check_entry(entry: &Entry) -> Result<(), String> {
+    let max = Entry::MAX_MEASUREMENTS;
+    for (count, what) in [(entry.measurements.len(), "measurements"), (entry.excluded.len(), "exclusions")] {
+        if count > max {
+            return Err(format!("{count} {what}, more than the {max} a sweep ever records"));
+        }
+    }
     let hash = entry.provenance.code_version();
     if entry.code_version != hash {
         return Err(format!(

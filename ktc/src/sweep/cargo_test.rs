@@ -1,9 +1,9 @@
 //! The body of the `#[test]` that `#[tunable]` generates: `cargo test` tunes the host,
 //! for the release build ([`release`](super::release)).
 
-use super::options::SweepOptions;
+use super::SweepOptions;
 use super::release::{self, TestBuild, Where};
-use super::run::open_cache;
+use super::sweeper::open_cache;
 use crate::registry::Tuner;
 use crate::store::LookupStatus;
 use crate::{Dispatch, Provenance};

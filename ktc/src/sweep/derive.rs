@@ -2,11 +2,11 @@
 //! regions compacted within the regret tolerance, bounds at the brackets' middles, and
 //! every measurement with each of its runs.
 
+use super::SweepOptions;
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
-use super::options::SweepOptions;
 use super::refine::bound_between;
-use super::run::{Sweeper, point_map};
+use super::sweeper::{Sweeper, point_map};
 use crate::decision::{GridValues, Winner, compact_regions_within};
 use crate::entry::{Entry, Measurement, SCHEMA};
 use crate::registry::SweepValue;

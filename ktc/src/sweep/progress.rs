@@ -1,36 +1,8 @@
 //! A progress bar on long sweeps when stderr is a terminal; nothing otherwise. Bars of
-//! one [`ProgressGroup`] stack as lines of one display (indicatif's `MultiProgress`).
+//! one [`ProgressGroup`](super::ProgressGroup) stack as lines of one display (indicatif's `MultiProgress`).
 
-use super::options::SweepOptions;
+use super::SweepOptions;
 use std::io::IsTerminal;
-
-/// A group of progress bars shown together, one line per sweep, each line labelled
-/// (`sum on cpu`). Cloning shares the display. Without the `progress` feature it shows
-/// nothing.
-#[derive(Clone, Default)]
-pub struct ProgressGroup {
-    #[cfg(feature = "progress")]
-    multi: indicatif::MultiProgress,
-    label: Option<String>,
-}
-
-impl std::fmt::Debug for ProgressGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ProgressGroup").field("label", &self.label).finish_non_exhaustive()
-    }
-}
-
-impl ProgressGroup {
-    /// A new, empty group.
-    pub fn new() -> Self {
-        ProgressGroup::default()
-    }
-
-    /// The same group, with `label` as the prefix of the next sweep's line.
-    pub fn labelled(&self, label: impl Into<String>) -> Self {
-        ProgressGroup { label: Some(label.into()), ..self.clone() }
-    }
-}
 
 /// Progress over a sweep's grid points.
 pub(crate) struct Progress {

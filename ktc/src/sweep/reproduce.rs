@@ -1,8 +1,8 @@
 //! The `reproduce:` command an entry records: the kernel's generated sweep test, run so
 //! that it measures under the same key (profile, mode, budget, device, fingerprint).
 
-use super::options::{SweepMode, SweepOptions};
 use super::release::{RELEASE_VAR, test_path};
+use super::{SweepMode, SweepOptions};
 use crate::registry::Tuner;
 
 /// E.g. `KTC_SWEEP=quick KTC_SWEEP_BUDGET_S=5 cargo test --release -p my-kernels --

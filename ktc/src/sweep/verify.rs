@@ -4,12 +4,14 @@
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::measure::{PointResult, Rounds};
-use super::options::{SweepOptions, SweepReport};
-use super::run::{Sweeper, limits, open_cache, point_label, point_map, tune};
+use super::sample::sample_points;
+use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::Timed;
+use super::tune::tune;
+use super::{SweepOptions, SweepReport};
+use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::registry::{SweepValue, Tuner};
 use crate::store::LookupStatus;
-use crate::verify::{VerifiedPoint, VerifyOptions, VerifyReport, sample_points};
 use crate::{AxisKind, ChoiceSource, Dispatch, Entry, Error, Provenance};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

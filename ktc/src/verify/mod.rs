@@ -18,32 +18,11 @@
 //! # Ok(()) }
 //! ```
 
-mod report;
-mod sample;
-
-pub use report::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyReport};
-pub(crate) use sample::sample_points;
+pub use crate::job::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport};
 
 use crate::Error;
 use crate::registry::Tuner;
 use crate::sweep::{SweepOptions, SweepReport, SweepTask};
-
-/// What `verify` samples and what it flags.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VerifyOptions {
-    /// Points to measure (points whose inputs cannot be built here are redrawn).
-    pub points: usize,
-    /// Regret above which a point, and its region, is flagged.
-    pub threshold: f64,
-    /// Seed of the sampled sizes: the same seed samples the same points.
-    pub seed: u64,
-}
-
-impl Default for VerifyOptions {
-    fn default() -> Self {
-        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269 }
-    }
-}
 
 /// Verifies the stored entry of `tuner` (this host's, or `sweep.fingerprint`'s, in
 /// `sweep.cache_dir`): see the [module docs](self). Writes nothing. An error when no

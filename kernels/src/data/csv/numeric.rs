@@ -6,8 +6,8 @@
 //! same values and reports errors exactly as always: this path only ever accepts what
 //! the general path would accept, with the same result.
 
-use super::columns::Part;
 use super::number::POW10;
+use crate::data::builder::Builder as Part;
 use crate::data::encode::is_integer;
 
 /// Parses the leading records of `bytes` into `columns` (all numbers) while they are

@@ -83,10 +83,10 @@ pub enum SweepTask {
     Tune,
     /// Time the stored entry's choices against every candidate at sampled off-grid
     /// points; write nothing. The report's `entry` is the entry verified.
-    Verify(crate::verify::VerifyOptions),
+    Verify(super::VerifyOptions),
     /// Verify, then re-sweep around the flagged points only, reusing the entry's other
     /// measurements, and write the result as a new entry.
-    Refine(crate::verify::VerifyOptions),
+    Refine(super::VerifyOptions),
 }
 
 /// What a sweep did.
@@ -101,7 +101,7 @@ pub struct SweepReport {
     /// The push of the entry to the remote: `None` when none was tried (no remote,
     /// opted out), else what the remote did or why the push failed (warned once; a
     /// failed push never fails the sweep).
-    pub pushed: Option<Result<crate::remote::PutOutcome, String>>,
+    pub pushed: Option<Result<super::PutOutcome, String>>,
     /// What a [`SweepTask::Verify`] found; `None` for a sweep.
-    pub verify: Option<crate::verify::VerifyReport>,
+    pub verify: Option<super::VerifyReport>,
 }

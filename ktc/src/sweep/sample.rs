@@ -23,7 +23,7 @@ impl Rng {
 }
 
 /// `count` points over `axes`, reproducible from `seed`.
-pub(crate) fn sample_points(axes: &[TunerAxis], count: usize, seed: u64) -> Vec<Vec<SweepValue>> {
+pub(super) fn sample_points(axes: &[TunerAxis], count: usize, seed: u64) -> Vec<Vec<SweepValue>> {
     let mut rng = Rng(seed);
     (0..count).map(|_| axes.iter().map(|axis| sample_axis(axis, &mut rng)).collect()).collect()
 }

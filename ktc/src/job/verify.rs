@@ -1,9 +1,27 @@
-//! What `verify` found, and how it reads.
+//! What a verification is asked ([`VerifyOptions`]) and what it found ([`VerifyReport`]),
+//! and how that reads.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
+
+/// What `verify` samples and what it flags.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VerifyOptions {
+    /// Points to measure (points whose inputs cannot be built here are redrawn).
+    pub points: usize,
+    /// Regret above which a point, and its region, is flagged.
+    pub threshold: f64,
+    /// Seed of the sampled sizes: the same seed samples the same points.
+    pub seed: u64,
+}
+
+impl Default for VerifyOptions {
+    fn default() -> Self {
+        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269 }
+    }
+}
 
 /// One sampled point: what dispatch chose, what was fastest, every candidate's time.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -47,7 +65,7 @@ pub struct FlaggedRegion {
     pub worst_regret: f64,
 }
 
-/// The outcome of [`verify`](super::verify).
+/// The outcome of [`verify`](crate::verify::verify).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VerifyReport {
     /// The kernel.

@@ -1,0 +1,129 @@
+//! What a sweep has measured so far ([`Sweeper`]), and what tuning and verifying both
+//! use: the store, the round limits, points as entry maps and labels.
+
+use super::harness::Harness;
+use super::lattice::Cell;
+use super::measure::{PointResult, Rounds, measure_point};
+use super::plan::Plan;
+use super::timing::{decide, near};
+use super::{SweepMode, SweepOptions};
+use crate::entry::Exclusion;
+use crate::registry::{SweepValue, Tuner};
+use crate::{Error, KernelTuningCache};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// What a sweep has measured so far.
+pub(super) struct Sweeper<'a, H: Harness> {
+    pub tuner: &'static Tuner,
+    pub harness: &'a H,
+    pub plan: Plan,
+    pub rounds: Rounds,
+    pub live: Vec<bool>,
+    pub excluded: Vec<Exclusion>,
+    pub results: Vec<(Vec<SweepValue>, PointResult)>,
+}
+
+impl<'a, H: Harness> Sweeper<'a, H> {
+    pub(super) fn new(tuner: &'static Tuner, harness: &'a H, options: &SweepOptions) -> Result<Self, Error> {
+        let plan =
+            Plan::new(tuner).map_err(|reason| Error::Sweep { kernel: tuner.name.to_string(), reason })?;
+        let live = vec![true; plan.candidates.len()];
+        let excluded = plan.unavailable.clone();
+        Ok(Sweeper { tuner, harness, plan, rounds: limits(options).0, live, excluded, results: Vec::new() })
+    }
+
+    /// Measures one point within `cap`: the index of its result, or why its inputs
+    /// could not be built.
+    pub(super) fn measure(&mut self, point: &[SweepValue], cap: Duration) -> Result<usize, String> {
+        let inputs = self.harness.build(point)?;
+        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap);
+        for (candidate, reason) in &result.failed {
+            self.live[*candidate] = false;
+            let exclusion = verification_failure(self.tuner, &self.plan, *candidate, point, reason);
+            self.excluded.push(exclusion);
+        }
+        self.results.push((point.to_vec(), result));
+        Ok(self.results.len() - 1)
+    }
+
+    /// The decision at measured point `index`: the winner first, then the candidates
+    /// within the tolerance; an error when no candidate passed verification.
+    pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
+        let (point, result) = &self.results[index];
+        let eligible: Vec<_> = result.timed.iter().filter(|t| self.live[t.candidate]).cloned().collect();
+        let acceptable = decide(&eligible, &self.plan.preference).ok_or_else(|| Error::Sweep {
+            kernel: self.tuner.name.into(),
+            reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
+        })?;
+        let near = near(&eligible);
+        Ok(Cell { acceptable, near, result: Some(index) })
+    }
+}
+
+pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Error> {
+    let cache = match &options.cache_dir {
+        Some(dir) => KernelTuningCache::open(dir)?,
+        None => KernelTuningCache::load_or_create()?,
+    };
+    Ok(match &options.fingerprint {
+        Some(fp) => cache.with_fingerprint(fp.clone()),
+        None => cache,
+    })
+}
+
+/// Rounds per point and the kernel's time budget for a mode.
+pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
+    let (rounds, default_budget) = match options.mode {
+        SweepMode::Quick => (Rounds { min: 5, max: 31, floor: 3 }, Duration::from_secs(12)),
+        SweepMode::Full => (Rounds { min: 9, max: 301, floor: 5 }, Duration::from_secs(600)),
+    };
+    (rounds, options.budget.unwrap_or(default_budget))
+}
+
+fn verification_failure(
+    tuner: &Tuner,
+    plan: &Plan,
+    candidate: usize,
+    point: &[SweepValue],
+    reason: &str,
+) -> Exclusion {
+    let c = plan.candidates[candidate];
+    Exclusion {
+        variant: tuner.variants[c.variant].name.to_string(),
+        block_size: c.block_size,
+        point: Some(point_map(tuner, point)),
+        reason: format!(
+            "output differs from the reference `{}`: {reason}",
+            tuner.variants[tuner.reference_index()].name
+        ),
+    }
+}
+
+pub(super) fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json::Value> {
+    tuner
+        .axes
+        .iter()
+        .zip(point)
+        .map(|(axis, v)| {
+            let value = match v {
+                SweepValue::Num(n) => serde_json::Value::from(*n),
+                SweepValue::Label(l) => serde_json::Value::from(*l),
+            };
+            (axis.name.to_string(), value)
+        })
+        .collect()
+}
+
+pub(super) fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
+    let parts: Vec<String> = tuner
+        .axes
+        .iter()
+        .zip(point)
+        .map(|(axis, v)| match v {
+            SweepValue::Num(n) => format!("{}={n}", axis.name),
+            SweepValue::Label(l) => format!("{}={l}", axis.name),
+        })
+        .collect();
+    parts.join(", ")
+}

@@ -1,0 +1,207 @@
+//! A whole sweep: every grid point measured, crossovers refined, winners picked,
+//! regions derived, one entry written.
+
+use super::derive::{Measured, build_entry};
+use super::harness::Harness;
+use super::lattice::Lattice;
+use super::progress::Progress;
+use super::refine::refine;
+use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
+use super::{SweepOptions, SweepReport};
+use crate::entry::Exclusion;
+use crate::registry::{SweepValue, Tuner, TunerAxis};
+use crate::{AxisKind, Error};
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// The share of the budget the grid may take when refinement follows.
+const GRID_SHARE: f64 = 0.6;
+
+/// Refinement stops once every crossover is bracketed within this factor.
+pub(crate) const REFINE_FACTOR: f64 = 1.25;
+
+/// Refinement may grow the lattice to this many times the measured grid's cells, or to
+/// [`MIN_MAX_CELLS`], whichever is more.
+const MAX_CELLS_PER_GRID_CELL: usize = 8;
+const MIN_MAX_CELLS: usize = 256;
+
+/// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
+pub(super) fn tune<H: Harness>(
+    tuner: &'static Tuner,
+    harness: &H,
+    options: &SweepOptions,
+    seed: Option<(Sweeper<'_, H>, Lattice)>,
+) -> Result<SweepReport, Error> {
+    let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
+    let cache = open_cache(options)?;
+    let budget = limits(options).1;
+    let started = Instant::now();
+    let (mut sweeper, mut lattice) = match seed {
+        Some(seed) => seed,
+        None => {
+            let mut sweeper = Sweeper::new(tuner, harness, options)?;
+            let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
+            sweep_grid(&mut sweeper, options, grid_budget);
+            let lattice = grid_lattice(&sweeper).map_err(fail)?;
+            (sweeper, lattice)
+        }
+    };
+    if !options.grid_only {
+        refine_lattice(&mut sweeper, &mut lattice, options, budget.saturating_sub(started.elapsed()))?;
+    }
+    let measured = Measured::new(&sweeper, lattice)?;
+    let entry = build_entry(
+        &sweeper,
+        &measured,
+        options,
+        cache.fingerprint(),
+        super::reproduce::command(tuner, options, cache.fingerprint()),
+    )?;
+    let entry_path = cache.write_entry(&entry)?;
+    let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
+    Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed, verify: None })
+}
+
+/// Measures every grid point within `budget`, recording unbuildable ones.
+fn sweep_grid<H: Harness>(sweeper: &mut Sweeper<'_, H>, options: &SweepOptions, budget: Duration) {
+    let tuner = sweeper.tuner;
+    let points = std::mem::take(&mut sweeper.plan.points);
+    let progress = Progress::new(tuner.name, points.len() as u64, options);
+    let started = Instant::now();
+    for (i, point) in points.iter().enumerate() {
+        let cap = budget.saturating_sub(started.elapsed()) / (points.len() - i) as u32;
+        // A point whose inputs cannot be built here (device-resident data on a host
+        // without a device, say) is skipped with its reason; regions then come from
+        // the points that were measured.
+        if let Err(reason) = sweeper.measure(point, cap) {
+            sweeper.excluded.push(unbuildable(tuner, point, reason));
+        }
+        progress.point_done(&point_label(tuner, point));
+    }
+    progress.finish();
+    sweeper.plan.points = points;
+}
+
+/// The lattice of the measured grid points: numeric values ascending, labels in grid
+/// order.
+fn grid_lattice<H: Harness>(sweeper: &Sweeper<'_, H>) -> Result<Lattice, String> {
+    let points: Vec<Vec<SweepValue>> = sweeper.results.iter().map(|(p, _)| p.clone()).collect();
+    let mut values = measured_grids(sweeper.tuner.axes, &points)?;
+    for v in &mut values {
+        v.sort_by_key(|x| match x {
+            SweepValue::Num(n) => (*n, 0),
+            SweepValue::Label(_) => (0, 0),
+        });
+    }
+    let index: HashMap<&[SweepValue], usize> =
+        points.iter().enumerate().map(|(i, p)| (p.as_slice(), i)).collect();
+    let mut lattice = Lattice { values, cells: Vec::new() };
+    let total: usize = lattice.values.iter().map(Vec::len).product();
+    for flat in 0..total {
+        let i = index[lattice.point(flat).as_slice()];
+        let cell = sweeper.cell(i).map_err(|e| e.to_string())?;
+        lattice.cells.push(cell);
+    }
+    Ok(lattice)
+}
+
+/// Refines the lattice's crossovers within `budget`.
+fn refine_lattice<H: Harness>(
+    sweeper: &mut Sweeper<'_, H>,
+    lattice: &mut Lattice,
+    options: &SweepOptions,
+    budget: Duration,
+) -> Result<(), Error> {
+    let numeric: Vec<bool> = sweeper.tuner.axes.iter().map(|a| a.kind == AxisKind::Numeric).collect();
+    let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
+    // What a point costs: the mean so far (refined points lie between measured ones).
+    let per_point = spent / sweeper.results.len().max(1) as u32;
+    // Room for a few refined values per axis, whatever the grid.
+    let max_cells = (lattice.cells.len() * MAX_CELLS_PER_GRID_CELL).max(MIN_MAX_CELLS);
+    let started = Instant::now();
+    let progress = Progress::new(sweeper.tuner.name, 0, options);
+    let mut failure = None;
+    let remaining = || budget.saturating_sub(started.elapsed());
+    let mut afford = |k: usize| {
+        // Half the mean: refinement points end early more often (fewer contenders).
+        let fits = remaining() >= per_point.mul_f64(k as f64 * 0.5);
+        if fits {
+            progress.add_points(k as u64);
+        }
+        fits
+    };
+    let mut measure = |point: &[SweepValue]| {
+        let cap = per_point.min(remaining());
+        let cell = sweeper.measure(point, cap).ok().map(|i| sweeper.cell(i));
+        progress.point_done(&point_label(sweeper.tuner, point));
+        match cell {
+            Some(Ok(cell)) => Some(cell),
+            Some(Err(e)) => {
+                failure = Some(e);
+                None
+            }
+            None => None,
+        }
+    };
+    refine(lattice, &numeric, REFINE_FACTOR, max_cells, &mut measure, &mut afford);
+    progress.finish();
+    failure.map_or(Ok(()), Err)
+}
+
+/// Marks a grid point whose inputs could not be built: every variant (`*`) skips it.
+fn unbuildable(tuner: &Tuner, point: &[SweepValue], reason: String) -> Exclusion {
+    Exclusion {
+        variant: "*".into(),
+        block_size: None,
+        point: Some(point_map(tuner, point)),
+        reason: format!("inputs could not be built, point skipped: {reason}"),
+    }
+}
+
+/// The grid the measured points cover: per axis, the values some measured point has.
+/// Regions are derived on that sub-grid, so it must be whole: the measured points
+/// must be exactly its cartesian product (dropping a label such as `device` keeps it
+/// whole; skipping scattered points does not, and is an error).
+fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Vec<Vec<SweepValue>>, String> {
+    if measured.is_empty() {
+        return Err("no grid point's inputs could be built (see the excluded points)".into());
+    }
+    let sub: Vec<Vec<SweepValue>> = (0..axes.len())
+        .map(|a| {
+            let mut values: Vec<SweepValue> = Vec::new();
+            for v in axes[a].grid {
+                if !values.contains(v) && measured.iter().any(|p| p[a] == *v) {
+                    values.push(*v);
+                }
+            }
+            values
+        })
+        .collect();
+    if sub.iter().map(Vec::len).product::<usize>() != measured.len() {
+        return Err("the points whose inputs could be built do not form a whole sub-grid".into());
+    }
+    Ok(sub)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn measured_grids_keep_whole_sub_grids_only() {
+        let grid_n: &'static [SweepValue] = &[SweepValue::Num(1), SweepValue::Num(2)];
+        let grid_loc: &'static [SweepValue] = &[SweepValue::Label("host"), SweepValue::Label("device")];
+        let axes = [
+            TunerAxis { name: "n", kind: crate::AxisKind::Numeric, grid: grid_n },
+            TunerAxis { name: "loc", kind: crate::AxisKind::Categorical, grid: grid_loc },
+        ];
+        let point = |n, l| vec![SweepValue::Num(n), SweepValue::Label(l)];
+        let host_only = [point(1, "host"), point(2, "host")];
+        let grids = measured_grids(&axes, &host_only).unwrap();
+        assert_eq!(grids[0], grid_n.to_vec());
+        assert_eq!(grids[1], vec![SweepValue::Label("host")]);
+        let scattered = [point(1, "host"), point(2, "device")];
+        assert!(measured_grids(&axes, &scattered).unwrap_err().contains("whole sub-grid"));
+        assert!(measured_grids(&axes, &[]).unwrap_err().contains("no grid point"));
+    }
+}
