@@ -17,7 +17,7 @@ mod current;
 use std::fmt;
 use std::str::FromStr;
 
-pub(crate) use current::DeviceScope;
+pub(crate) use current::{DeviceScope, other_device_selected};
 pub use current::{cuda_device, with_cuda_device};
 
 /// A GPU's summary as recorded in provenance and used in fingerprints. It lives here,

@@ -15,6 +15,8 @@ const GENERATED: &[(&str, &str)] = &[
     ("explain", "the explanation of the dispatcher's choice"),
     ("ktc_sweep", "the test that tunes the kernel under `cargo test`"),
     ("__ktc_dispatch", "the dispatcher's loaded table"),
+    ("__ktc_call_general", "the dispatcher's out-of-line path"),
+    ("__ktc_run", "the run of the dispatcher's choice"),
     ("__ktc_sweep", "the kernel's sweep"),
     ("__KTC_DISPATCH", "the dispatcher's loaded table"),
     ("__KTC_TUNER", "the kernel's registration"),

@@ -36,7 +36,26 @@ pub(super) fn dispatcher(g: &Gen) -> TokenStream {
         /// arguments; without a usable stored tuning, the fallback variant.
         #[inline]
         pub fn call(#(#params),*) #output {
-            let (__ktc_v, #block) = __ktc_dispatch().choose(&[#(#axes),*]);
+            // The hot path, inlined into the caller: look the cell up in the loaded
+            // table and tail-call the variant. Anything else (the first call, another
+            // device, a table or query the inline index does not serve) goes out of
+            // line, so that this path needs no stack frame.
+            match __KTC_DISPATCH.get().and_then(|d| d.choose_inline(&[#(#axes),*])) {
+                ::core::option::Option::Some((__ktc_v, __ktc_b)) => __ktc_run(__ktc_v, __ktc_b, #(#args),*),
+                ::core::option::Option::None => __ktc_call_general(#(#args),*),
+            }
+        }
+
+        /// [`call`] for every table, query and device: loads the table on first use.
+        #[inline(never)]
+        fn __ktc_call_general(#(#params),*) #output {
+            let (__ktc_v, __ktc_b) = __ktc_dispatch().choose(&[#(#axes),*]);
+            __ktc_run(__ktc_v, __ktc_b, #(#args),*)
+        }
+
+        /// Runs variant `__ktc_v` as the table chose it.
+        #[inline(always)]
+        fn __ktc_run(__ktc_v: usize, #block: usize, #(#params),*) #output {
             match __ktc_v {
                 #(#arms)*
                 _ => #reference(#(#args),*),

@@ -92,6 +92,27 @@ pub mod histogram {
     /// arguments; without a usable stored tuning, the fallback variant.
     #[inline]
     pub fn call(data: &[u32], bins: usize, out: &mut [u64]) {
+        match __KTC_DISPATCH
+            .get()
+            .and_then(|d| {
+                d
+                    .choose_inline(
+                        &[
+                            ::ktc::__private::AxisValue::from(data.len()),
+                            ::ktc::__private::AxisValue::from(bins),
+                        ],
+                    )
+            })
+        {
+            ::core::option::Option::Some((__ktc_v, __ktc_b)) => {
+                __ktc_run(__ktc_v, __ktc_b, data, bins, out)
+            }
+            ::core::option::Option::None => __ktc_call_general(data, bins, out),
+        }
+    }
+    /// [`call`] for every table, query and device: loads the table on first use.
+    #[inline(never)]
+    fn __ktc_call_general(data: &[u32], bins: usize, out: &mut [u64]) {
         let (__ktc_v, __ktc_b) = __ktc_dispatch()
             .choose(
                 &[
@@ -99,6 +120,17 @@ pub mod histogram {
                     ::ktc::__private::AxisValue::from(bins),
                 ],
             );
+        __ktc_run(__ktc_v, __ktc_b, data, bins, out)
+    }
+    /// Runs variant `__ktc_v` as the table chose it.
+    #[inline(always)]
+    fn __ktc_run(
+        __ktc_v: usize,
+        __ktc_b: usize,
+        data: &[u32],
+        bins: usize,
+        out: &mut [u64],
+    ) {
         match __ktc_v {
             1 => parallel(data, bins, out, __ktc_b),
             2 => gpu(data, bins, out, __ktc_b),

@@ -1,6 +1,12 @@
 //! The calling thread's CUDA device, as CUDA itself keeps one per thread: where kernels
 //! run host-resident inputs, and which device's tuning a call dispatches with.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Whether any thread has ever selected a device other than 0: until one has, every
+/// thread is on device 0 and dispatch skips the thread-local read.
+static OTHER_DEVICE_SELECTED: AtomicBool = AtomicBool::new(false);
+
 thread_local! {
     /// This thread's CUDA device for host-resident inputs (see [`cuda_device`]).
     static DEVICE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -20,6 +26,14 @@ pub fn cuda_device() -> usize {
     DEVICE.with(std::cell::Cell::get)
 }
 
+/// `false` while every thread is on device 0 (no thread ever selected another): one
+/// relaxed load, for dispatch's hot path. Relaxed suffices: only a thread that selected
+/// a device itself can be on it, and it set this flag before, in its own program order.
+#[inline(always)]
+pub(crate) fn other_device_selected() -> bool {
+    OTHER_DEVICE_SELECTED.load(Ordering::Relaxed)
+}
+
 /// Runs `f` with [`cuda_device`] returning `ordinal` on this thread, then restores the
 /// previous device (also when `f` panics).
 pub fn with_cuda_device<R>(ordinal: usize, f: impl FnOnce() -> R) -> R {
@@ -32,6 +46,9 @@ pub(crate) struct DeviceScope(usize);
 
 impl DeviceScope {
     pub(crate) fn enter(ordinal: usize) -> DeviceScope {
+        if ordinal != 0 {
+            OTHER_DEVICE_SELECTED.store(true, Ordering::Relaxed);
+        }
         DeviceScope(DEVICE.with(|d| d.replace(ordinal)))
     }
 }

@@ -88,10 +88,18 @@ impl CompiledTable {
     /// dispatcher's hot path share. Always below [`cell_count`](Self::cell_count).
     #[inline(always)]
     pub(crate) fn cell(&self, query: &[AxisValue<'_>]) -> usize {
-        match self.small.cell(query) {
+        match self.small_cell(query) {
             Some(cell) => cell,
             None => self.cell_general(query),
         }
+    }
+
+    /// [`cell`](Self::cell)'s first half, alone: the cell of a query of one integer per
+    /// axis of a table of a few numeric axes with a few bounds each, from the index held
+    /// inline; `None` for any other table or query, which `cell` looks up out of line.
+    #[inline(always)]
+    pub(crate) fn small_cell(&self, query: &[AxisValue<'_>]) -> Option<usize> {
+        self.small.cell(query)
     }
 
     /// [`cell`](Self::cell) for any table and query: floats, labels, values of the

@@ -6,8 +6,10 @@
 //! and another GPU's is the entry filed under its own fingerprint. A device identical to
 //! device 0 shares device 0's tuning; nothing is loaded for it.
 //!
-//! The hot path pays one thread-local read: the other devices' tables are loaded on
-//! their first call, each into a slot of its own.
+//! The hot path pays one relaxed load of a global flag while no thread has selected a
+//! device other than 0 (the common case: one GPU, or none, or only device 0 used), and a
+//! thread-local read after: the other devices' tables are loaded on their first call,
+//! each into a slot of its own.
 
 use std::sync::OnceLock;
 
@@ -48,6 +50,9 @@ impl Dispatch {
     /// identical to it, and where there is no other device.
     #[inline(always)]
     pub(super) fn on_current_device(&self) -> &Dispatch {
+        if !crate::cuda::other_device_selected() {
+            return self;
+        }
         match &self.devices {
             None => self,
             Some(devices) => match crate::cuda_device() {
@@ -115,6 +120,10 @@ mod tests {
         // No such device: device 0's, as the kernel will report the device missing.
         assert_eq!(crate::with_cuda_device(7, || reason(&dispatch)), "device 0's table");
         assert_eq!(crate::with_cuda_device(1, || dispatch.choose(&[])), (0, 0));
+        // Once a thread has selected another device, the inline path answers nothing
+        // (`call` then runs `choose`, which reads the thread's device), on any thread.
+        assert_eq!(crate::with_cuda_device(1, || dispatch.choose_inline(&[])), None);
+        assert_eq!(dispatch.choose_inline(&[]), None);
         // Each device loads once, however many calls.
         assert_eq!(crate::with_cuda_device(1, || reason(&dispatch)), "device 1's table");
         assert_eq!(loads.load(std::sync::atomic::Ordering::Relaxed), 2);

@@ -164,13 +164,36 @@ impl Dispatch {
     }
 
     /// The variant index and block size (0 for variants without one) for a call whose
-    /// axes take these values, in the kernel's axis order. The hot path: no
-    /// allocation, lock, syscall or formatting.
-    #[inline(always)]
+    /// axes take these values, in the kernel's axis order: what
+    /// [`choose_inline`](Dispatch::choose_inline) answers, for every table, query and
+    /// device. No allocation, lock, syscall or formatting.
+    #[inline]
     pub fn choose<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> (usize, usize) {
         let this = self.on_current_device();
-        // `cells[c]` is `choice_in(region_of_cell(c))`, as `explain` reads it.
-        this.cells.get(this.index.cell(axes)).copied().unwrap_or(this.none)
+        this.choice_of_cell(this.index.cell(axes))
+    }
+
+    /// The hot path: [`choose`](Dispatch::choose)'s answer where it needs nothing but
+    /// what this struct holds inline (the usual table of a few numeric axes, integer
+    /// axis values, every thread on device 0), else `None`, for the caller to call
+    /// `choose` out of line. A generated `call` inlines this, so that its own code is
+    /// a handful of compares, one load and a tail call to the variant, with no stack
+    /// frame: whatever could need one lies behind the `None`.
+    #[inline(always)]
+    pub fn choose_inline<const N: usize>(&self, axes: &[AxisValue<'_>; N]) -> Option<(usize, usize)> {
+        if crate::cuda::other_device_selected() {
+            return None;
+        }
+        // The first half of `CompiledTable::cell`, which `choose` and `explain` run.
+        self.index.small_cell(axes).map(|cell| self.choice_of_cell(cell))
+    }
+
+    /// The choice of the region of cell `cell`.
+    #[inline(always)]
+    fn choice_of_cell(&self, cell: usize) -> (usize, usize) {
+        // `cells[c]` is `choice_in(region_of_cell(c))`, as `explain` reads it. Every
+        // cell is in range by construction; the check is one predictable branch.
+        self.cells.get(cell).copied().unwrap_or(self.none)
     }
 
     /// The choice for region `region` as [`CompiledTable::find`] returns it.
