@@ -3,47 +3,17 @@
 //! same way everywhere, and a pull that refuses what a local read would skip.
 
 use ktc::remote::{FolderBackend, SyncFilter, pull};
-use ktc::{
-    Axis, DecisionTable, GcOptions, KernelSchema, KernelTuningCache, LookupStatus, Provenance, Region,
-};
+use ktc::{GcOptions, KernelTuningCache, LookupStatus, Provenance};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-const FP: &str = "test-fp";
-const KERNEL: &str = "joint_hist";
+mod store_support;
+use store_support::{KERNEL, open, schema, table};
 
+/// The provenance every entry of these tests is written under.
 fn prov() -> Provenance {
-    Provenance {
-        ktc_version: "0.1.0".into(),
-        kernel_crate: "kernels".into(),
-        kernel_crate_version: "1.0.0".into(),
-        source_hash: "a".into(),
-        rustc_version: "rustc 1.95.0".into(),
-        build_profile: "release".into(),
-        cuda_driver: None,
-        nvrtc: None,
-        gpu: None,
-        ..Provenance::default()
-    }
-}
-
-fn table() -> DecisionTable {
-    DecisionTable {
-        axes: vec![Axis::numeric("n")],
-        regions: vec![Region::new("serial").at_most("n", 1000.0), Region::new("parallel").block_size(256)],
-    }
-}
-
-fn schema() -> KernelSchema {
-    KernelSchema {
-        axes: vec![Axis::numeric("n")],
-        variants: vec![("serial".into(), vec![]), ("parallel".into(), vec![128, 256, 512])],
-    }
-}
-
-fn open(dir: &Path) -> KernelTuningCache {
-    KernelTuningCache::open(dir).expect("open store").with_fingerprint(FP)
+    store_support::prov("a")
 }
 
 fn found(cache: &KernelTuningCache) -> PathBuf {

@@ -32,6 +32,21 @@ fn current_entry(tuner: &'static Tuner, options: &SweepOptions) -> Result<(PathB
     }
 }
 
+/// The current entry verified: the sweeper that timed it (its results are the sampled
+/// points, in order), the entry's path, the entry and the report.
+fn verified<'a, H: Harness>(
+    tuner: &'static Tuner,
+    harness: &'a H,
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+) -> Result<(Sweeper<'a, H>, PathBuf, Entry, VerifyReport), Error> {
+    let (path, entry) = current_entry(tuner, options)?;
+    let mut sweeper = Sweeper::new(tuner, harness, options)?;
+    sweeper.rounds = VERIFY_ROUNDS;
+    let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
+    Ok((sweeper, path, entry, report))
+}
+
 /// Verifies the current entry: see [`crate::verify::verify`].
 pub(super) fn verify<H: Harness>(
     tuner: &'static Tuner,
@@ -39,10 +54,7 @@ pub(super) fn verify<H: Harness>(
     options: &SweepOptions,
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
-    let (path, entry) = current_entry(tuner, options)?;
-    let mut sweeper = Sweeper::new(tuner, harness, options)?;
-    sweeper.rounds = VERIFY_ROUNDS;
-    let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
+    let (_, path, entry, report) = verified(tuner, harness, options, verify)?;
     Ok(SweepReport { kernel: tuner.name.into(), entry_path: path, entry, pushed: None, verify: Some(report) })
 }
 
@@ -154,10 +166,7 @@ pub(super) fn refine_flagged<H: Harness>(
     options: &SweepOptions,
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
-    let (path, entry) = current_entry(tuner, options)?;
-    let mut sweeper = Sweeper::new(tuner, harness, options)?;
-    sweeper.rounds = VERIFY_ROUNDS;
-    let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
+    let (mut sweeper, path, entry, report) = verified(tuner, harness, options, verify)?;
     let flagged: Vec<usize> =
         (0..sweeper.results.len()).filter(|&i| report.points[i].regret > verify.threshold).collect();
     if flagged.is_empty() {
