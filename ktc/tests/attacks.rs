@@ -18,6 +18,7 @@ const FP: &str = "attack-fp";
 const KERNEL: &str = "attacked";
 #[path = "../../tests/support/child.rs"]
 mod child;
+mod store_support;
 
 const ROLE: &str = "KTC_ATTACK_ROLE";
 const STORE: &str = "KTC_ATTACK_STORE";
@@ -40,19 +41,9 @@ fn scale() -> Scale {
     }
 }
 
+/// The provenance every entry of these tests is written under.
 fn prov() -> Provenance {
-    Provenance {
-        ktc_version: "0.1.0".into(),
-        kernel_crate: "attacks".into(),
-        kernel_crate_version: "1.0.0".into(),
-        source_hash: "a".into(),
-        rustc_version: "rustc 1.95.0".into(),
-        build_profile: "release".into(),
-        cuda_driver: None,
-        nvrtc: None,
-        gpu: None,
-        ..Provenance::default()
-    }
+    store_support::prov("a")
 }
 
 fn schema() -> KernelSchema {

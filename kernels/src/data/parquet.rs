@@ -301,32 +301,12 @@ fn append(
     Ok(())
 }
 
-/// Appends a numeric array's values as `f64`.
+/// Appends a numeric array's values as `f64` (through [`copy_numbers`]; nothing is
+/// appended on an error).
 fn numbers(array: &dyn Array, out: &mut Vec<f64>) -> Result<(), String> {
-    macro_rules! widen {
-        ($($t:ty),*) => {
-            match array.data_type() {
-                $(t if *t == <$t as arrow_array::types::ArrowPrimitiveType>::DATA_TYPE => {
-                    out.extend(array.as_primitive::<$t>().values().iter().map(|&x| x as f64));
-                })*
-                DataType::Boolean => out.extend(array.as_boolean().iter().map(|b| f64::from(u8::from(b == Some(true))))),
-                other => return Err(format!("type {other} changed within the column")),
-            }
-        };
-    }
-    widen!(
-        Float64Type,
-        Float32Type,
-        Int8Type,
-        Int16Type,
-        Int32Type,
-        Int64Type,
-        UInt8Type,
-        UInt16Type,
-        UInt32Type,
-        UInt64Type
-    );
-    Ok(())
+    let start = out.len();
+    out.resize(start + array.len(), 0.0);
+    copy_numbers(array, &mut out[start..]).inspect_err(|_| out.truncate(start))
 }
 
 /// Appends a string array's values as labels.
