@@ -21,9 +21,14 @@ const GRID_SHARE: f64 = 0.6;
 pub(crate) const REFINE_FACTOR: f64 = 1.25;
 
 /// Refinement may grow the lattice to this many times the measured grid's cells, or to
-/// [`MIN_MAX_CELLS`], whichever is more.
+/// [`MIN_MAX_CELLS`], whichever is more. Only cells next to a crossover are measured,
+/// so the cap bounds the table, not the time. 2048 lets a 3-axis kernel bracket its
+/// crossovers on every axis (about 17 × 12 × 10 values for `joint_hist_batched`);
+/// the old 256 stopped refinement with brackets of 3× still open, which cost up to
+/// 1.66× regret between them. Much more (8192) only chases noise: more regions, no
+/// better choices (`cargo bench --bench tuning_quality`).
 const MAX_CELLS_PER_GRID_CELL: usize = 8;
-const MIN_MAX_CELLS: usize = 256;
+const MIN_MAX_CELLS: usize = 2048;
 
 /// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
 pub(super) fn tune<H: Harness>(
