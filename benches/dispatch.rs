@@ -1,5 +1,6 @@
 //! Dispatch overhead: the generated `call` against a direct call of the variant it
-//! picks, for decision tables of 1, 8 and 32 regions, with the query in the first
+//! picks, for decision tables of 1, 8, 32 and 128 regions (a refined sweep of a
+//! three-axis kernel derives about 80–140), with the query in the first
 //! region and in the last. Criterion prints each time; the summary at the end gives
 //! the per-call difference in ns and the ratio, measured in this same run.
 //!
@@ -38,6 +39,7 @@ macro_rules! tiny_kernel {
 tiny_kernel!(t1);
 tiny_kernel!(t8);
 tiny_kernel!(t32);
+tiny_kernel!(t128);
 
 /// `regions` regions over (n, k): a grid of `n_bounds × k_bounds` cells with
 /// alternating winners so nothing merges; the last is the catch-all.
@@ -61,10 +63,11 @@ fn table(n_bounds: u64, k_bounds: u64) -> DecisionTable {
 
 fn store_tables(dir: &std::path::Path) {
     let cache = KernelTuningCache::open(dir).expect("store").with_fingerprint(ktc::hw_fingerprint());
-    let kernels: [(&'static Tuner, DecisionTable); 3] = [
+    let kernels: [(&'static Tuner, DecisionTable); 4] = [
         (t1::Variant::kernel(), table(1, 1)),
         (t8::Variant::kernel(), table(4, 2)),
         (t32::Variant::kernel(), table(8, 4)),
+        (t128::Variant::kernel(), table(16, 8)),
     ];
     for (tuner, table) in kernels {
         let provenance = Provenance::current(&tuner.identity);
@@ -82,6 +85,8 @@ fn cases() -> Vec<(&'static str, Kernel, Kernel, u64, u64)> {
         ("8 regions, last", t8::call, t8::mul_alt, 1000, 1000),
         ("32 regions, first", t32::call, t32::mul, 5, 5),
         ("32 regions, last", t32::call, t32::mul_alt, 1000, 1000),
+        ("128 regions, first", t128::call, t128::mul, 5, 5),
+        ("128 regions, last", t128::call, t128::mul_alt, 1000, 1000),
     ]
 }
 
@@ -124,6 +129,7 @@ fn main() {
         let choice = match label {
             l if l.starts_with("1 ") => t1::explain(n, k),
             l if l.starts_with("8 ") => t8::explain(n, k),
+            l if l.starts_with("128 ") => t128::explain(n, k),
             _ => t32::explain(n, k),
         };
         assert!(matches!(choice.source, ktc::ChoiceSource::Region { .. }), "{label}: {choice}");
