@@ -1,5 +1,5 @@
-//! The kernels crate's own `ktc` command line: `ktc::cli::main()` with `ktc_kernels`
-//! linked, so it can also `retune` them.
+//! The workspace's own `ktc` command line: `ktc::cli::main()` with `ktc_kernels` and
+//! the demonstration kernels (`sum`, `histogram`) linked, so it can also `retune` them.
 //!
 //! ```sh
 //! cargo run --example ktc -- retune          # sweep every linked kernel on every device
@@ -8,6 +8,7 @@
 
 // linkme: a crate's tuners are linked only into binaries that name the crate.
 use ktc_kernels as _;
+use ktc_workspace as _;
 
 fn main() -> std::process::ExitCode {
     ktc::cli::main()
