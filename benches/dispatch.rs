@@ -7,7 +7,7 @@
 //! `cargo bench --bench dispatch`
 
 use criterion::Criterion;
-use ktc::{Axis, DecisionTable, KernelTuningCache, Provenance, Region, Tuner};
+use ktc::{Axis, DecisionTable, KernelInfo, KernelTuningCache, Provenance, Region};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -63,7 +63,7 @@ fn table(n_bounds: u64, k_bounds: u64) -> DecisionTable {
 
 fn store_tables(dir: &std::path::Path) {
     let cache = KernelTuningCache::open(dir).expect("store").with_fingerprint(ktc::hw_fingerprint());
-    let kernels: [(&'static Tuner, DecisionTable); 4] = [
+    let kernels: [(&'static KernelInfo, DecisionTable); 4] = [
         (t1::Variant::kernel(), table(1, 1)),
         (t8::Variant::kernel(), table(4, 2)),
         (t32::Variant::kernel(), table(8, 4)),

@@ -8,7 +8,7 @@
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
 //! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels).
 
-use ktc::Tuner;
+use ktc::KernelInfo;
 use ktc::sweep::{SweepMode, SweepOptions};
 use ktc::verify::{VerifyOptions, VerifyReport, verify};
 use ktc_kernels::{discretize, joint_hist_batched};
@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 fn main() {
     let points = std::env::var("TQ_POINTS").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
     let only = std::env::var("TQ_KERNELS").ok();
-    let tuners: [&'static Tuner; 2] = [joint_hist_batched::Variant::kernel(), discretize::Variant::kernel()];
+    let tuners: [&'static KernelInfo; 2] =
+        [joint_hist_batched::Variant::kernel(), discretize::Variant::kernel()];
     let mut modes = vec![("refined", SweepMode::Quick, false), ("grid-only", SweepMode::Quick, true)];
     if std::env::var("TQ_FULL").is_ok_and(|v| v == "1") {
         modes.push(("full", SweepMode::Full, false));
@@ -56,7 +57,7 @@ fn main() {
 
 /// Sweeps into a fresh store, then verifies the entry: (sweep wall time, regions, report).
 fn measure(
-    tuner: &'static Tuner,
+    tuner: &'static KernelInfo,
     mode: SweepMode,
     grid_only: bool,
     points: usize,

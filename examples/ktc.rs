@@ -6,7 +6,7 @@
 //! cargo run --example ktc -- list            # what the store holds, judged exactly
 //! ```
 
-// linkme: a crate's tuners are linked only into binaries that name the crate.
+// linkme: a crate's kernels are linked only into binaries that name the crate.
 use ktc_kernels as _;
 use ktc_workspace as _;
 

@@ -1,5 +1,5 @@
 //! The quick start: this host's fingerprint, a kernel tuned on first use, dispatch at
-//! sizes on both sides of its crossover, and the store's own update + lookup API.
+//! sizes on both sides of its crossover, and the store's own `write_table` + `lookup` API.
 //!
 //! `cargo run --release --example quickstart`
 
@@ -29,8 +29,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Region::new("shared").block_size(256).at_most("n_samples", 200_000.0).at_most("joint_size", 25.0),
         Region::new("global").block_size(512),
     ];
-    let path = cache.update("joint_hist_batched", &["n_samples", "joint_size"], regions)?;
-    println!("  update → {}", path.display());
+    let path = cache.write_table("joint_hist_batched", &["n_samples", "joint_size"], regions)?;
+    println!("  write_table → {}", path.display());
     let found = cache.lookup(
         "joint_hist_batched",
         &[("n_samples", AxisValue::from(1_000_000)), ("joint_size", AxisValue::from(100))],

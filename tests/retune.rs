@@ -53,7 +53,7 @@ fn every_registered_kernel_is_tuned_on_every_device() {
     let dir = tempfile::tempdir().unwrap();
     let summary = retune_all(&options(dir.path(), &[]));
     assert!(summary.is_success(), "{summary}");
-    let registered = ktc::discover_tuners();
+    let registered = ktc::discover_kernels();
     assert_eq!(registered.len(), 2, "this binary links `halve` and `scale`");
     for tuner in registered {
         let devices: Vec<Device> =

@@ -1,8 +1,8 @@
 //! A grid point whose inputs cannot be built is skipped and recorded; the regions come
 //! from the measured sub-grid.
 
-use ktc::sweep::{FromSweepValue, SweepMode, SweepOptions};
-use ktc::{AxisValue, Location, SweepValue};
+use ktc::sweep::{FromGridValue, SweepMode, SweepOptions};
+use ktc::{AxisValue, GridValue, Location};
 use std::time::Duration;
 
 /// A residency label that only `host` converts to, as device-resident inputs on a host
@@ -10,9 +10,9 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug)]
 pub struct HostOnly;
 
-impl FromSweepValue for HostOnly {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
-        match Location::from_sweep_value(value)? {
+impl FromGridValue for HostOnly {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
+        match Location::from_grid_value(value)? {
             Location::Host => Ok(HostOnly),
             Location::Device => Err("no device here".into()),
         }

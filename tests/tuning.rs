@@ -42,7 +42,7 @@ pub mod crossover {
     }
 }
 
-const TUNER: &ktc::Tuner = crossover::Variant::kernel();
+const TUNER: &ktc::KernelInfo = crossover::Variant::kernel();
 
 fn options(dir: &std::path::Path, grid_only: bool) -> SweepOptions {
     SweepOptions {
@@ -127,7 +127,7 @@ fn refine_repairs_an_entry_that_is_wrong_below_the_crossover() {
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
     let wrong =
         DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
-    let old = cache.update_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
+    let old = cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
     let verify_options = VerifyOptions { points: 8, ..VerifyOptions::default() };
     let refined = refine(TUNER, &verify_options, &options).unwrap();
     let verified = refined.verify.as_ref().unwrap();

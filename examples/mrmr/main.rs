@@ -78,7 +78,7 @@ fn run(args: &Args) -> Result<()> {
     Ok(())
 }
 
-fn tune(cache: &KernelTuningCache, tuner: &ktc::Tuner) -> Result<()> {
+fn tune(cache: &KernelTuningCache, tuner: &ktc::KernelInfo) -> Result<()> {
     match ensure_tuned(cache, tuner, true)? {
         TuningStatus::Found { path } => println!("tuning of `{}` found: {}", tuner.name, path.display()),
         TuningStatus::Tuned { reason, path, table } => {

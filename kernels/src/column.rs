@@ -232,9 +232,9 @@ fn check<T: Code + Into<u32>>(data: &[T], n_rows: usize, n_cols: usize, bins: us
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Residency(pub ktc::Location);
 
-impl ktc::sweep::FromSweepValue for Residency {
-    fn from_sweep_value(value: ktc::SweepValue) -> Result<Self, String> {
-        let loc = ktc::Location::from_sweep_value(value)?;
+impl ktc::sweep::FromGridValue for Residency {
+    fn from_grid_value(value: ktc::GridValue) -> Result<Self, String> {
+        let loc = ktc::Location::from_grid_value(value)?;
         if loc == ktc::Location::Device {
             ktc::capability_available(ktc::Capability::Cuda)
                 .map_err(|reason| format!("device-resident inputs need CUDA: {reason}"))?;

@@ -129,13 +129,13 @@ fn bad_shapes_are_error_values_from_every_variant() {
 
 #[test]
 fn device_points_need_cuda() {
-    use ktc::sweep::FromSweepValue;
-    let device = Residency::from_sweep_value(ktc::SweepValue::Label("device"));
+    use ktc::sweep::FromGridValue;
+    let device = Residency::from_grid_value(ktc::GridValue::Label("device"));
     match ktc::capability_available(ktc::Capability::Cuda) {
         Ok(()) => assert_eq!(device, Ok(Residency(ktc::Location::Device))),
         Err(reason) => assert!(device.unwrap_err().contains(&reason)),
     }
-    let host = Residency::from_sweep_value(ktc::SweepValue::Label("host")).unwrap();
+    let host = Residency::from_grid_value(ktc::GridValue::Label("host")).unwrap();
     assert_eq!(host, Residency(ktc::Location::Host));
 }
 

@@ -52,8 +52,8 @@ use proc_macro::TokenStream;
 /// ```
 ///
 /// Generated inside the module: `Variant` (with `ALL`, `name()`, `block_sizes()`,
-/// `FromStr`, `Display`), `call`, `call_with`, `explain`, a tuner registered in
-/// `ktc::TUNERS`, a sweep harness, and a `#[test]` that tunes the host under
+/// `FromStr`, `Display`), `call`, `call_with`, `explain`, a `KernelInfo` registered in
+/// `ktc::KERNELS`, a sweep harness, and a `#[test]` that tunes the host under
 /// `cargo test`. Every variant takes the same parameters (plain names) apart from the
 /// trailing `block_size`, and returns the same type; generic, async, unsafe and `self`
 /// functions are rejected. Misuse is a compile error at the offending tokens, and the

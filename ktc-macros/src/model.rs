@@ -49,7 +49,7 @@ pub(crate) struct Grid {
 /// One grid value, classified.
 pub(crate) enum GridValue {
     /// An integer: a numeric axis.
-    Num(u64, Span),
+    Int(u64, Span),
     /// An identifier or string: a categorical axis.
     Label(String, Span),
     /// Anything else (a float, a negative number, an expression).
@@ -57,8 +57,8 @@ pub(crate) enum GridValue {
 }
 
 impl GridValue {
-    pub(crate) fn is_num(&self) -> bool {
-        matches!(self, GridValue::Num(..))
+    pub(crate) fn is_int(&self) -> bool {
+        matches!(self, GridValue::Int(..))
     }
 }
 
@@ -250,7 +250,7 @@ fn param(arg: &FnArg) -> Param {
 fn grid_value(expr: Expr) -> GridValue {
     let span = expr_span(&expr);
     if let Some(v) = int_literal(&expr) {
-        return GridValue::Num(v, span);
+        return GridValue::Int(v, span);
     }
     match &expr {
         Expr::Path(p) if p.qself.is_none() => match p.path.get_ident() {

@@ -8,8 +8,8 @@
 //!
 //! This crate is the runtime: [`hw_fingerprint`], [`Provenance`] and its
 //! [`code_version`](Provenance::code_version), [`DecisionTable`]s, the immutable
-//! [`KernelTuningCache`] store, residency ([`location`]) and the tuner registry
-//! ([`TUNERS`], [`discover_tuners`]).
+//! [`KernelTuningCache`] store, residency ([`location`]) and the kernel registry
+//! ([`KERNELS`], [`discover_kernels`]).
 //!
 //! ```no_run
 //! use ktc::{AxisValue, KernelTuningCache, Region};
@@ -19,7 +19,7 @@
 //!     Region::new("shared").block_size(256).at_most("n_samples", 200_000.0).at_most("joint_size", 25.0),
 //!     Region::new("global").block_size(512),
 //! ];
-//! cache.update("joint_hist_batched", &["n_samples", "joint_size"], regions)?;
+//! cache.write_table("joint_hist_batched", &["n_samples", "joint_size"], regions)?;
 //! let found = cache.lookup(
 //!     "joint_hist_batched",
 //!     &[("n_samples", AxisValue::from(1_000_000)), ("joint_size", AxisValue::from(100))],
@@ -67,7 +67,7 @@ pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
 #[doc(inline)]
 pub use ktc_macros::tunable;
 pub use provenance::{BuildInfo, FieldChange, GpuSummary, KernelIdentity, Provenance, build_profile};
-pub use registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant, discover_tuners};
+pub use registry::{AxisInfo, GridValue, KERNELS, KernelInfo, VariantInfo, discover_kernels};
 pub use residency::{Locate, Location, location};
 pub use retune::{Device, RetuneOptions, RetuneOutcome, RetuneSummary, devices_for, retune_all};
 pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};
@@ -76,7 +76,7 @@ pub use warn::warn_once;
 /// What generated code needs from ktc, under absolute paths. Not a public API: the
 /// public modules can be reshaped without touching code `#[tunable]` generated, which
 /// names only this module and the types in the user's own signatures ([`Choice`],
-/// [`Tuner`]).
+/// [`KernelInfo`]).
 #[doc(hidden)]
 pub mod __private {
     pub use crate::cuda::Capability;
@@ -84,9 +84,9 @@ pub mod __private {
     pub use crate::dispatch::Dispatch;
     pub use crate::error::Error;
     pub use crate::provenance::KernelIdentity;
-    pub use crate::registry::{SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant};
+    pub use crate::registry::{AxisInfo, GridValue, KERNELS, KernelInfo, VariantInfo};
     pub use crate::sweep::{
-        Approx, FromSweepValue, Harness, SweepOptions, SweepReport, cargo_test, run as sweep,
+        Approx, FromGridValue, Harness, SweepOptions, SweepReport, run as sweep, tune_in_test,
     };
     pub use crate::{build_info, test_build};
     pub use linkme;

@@ -1,5 +1,5 @@
-//! The tuner registry: every `#[tunable]` kernel registers a [`Tuner`] descriptor in
-//! the [`TUNERS`] distributed slice, so any binary that names the kernel's crate can
+//! The kernel registry: every `#[tunable]` kernel registers a [`KernelInfo`] descriptor in
+//! the [`KERNELS`] distributed slice, so any binary that names the kernel's crate can
 //! list and re-tune it.
 
 use crate::cuda::Capability;
@@ -9,37 +9,37 @@ use crate::provenance::KernelIdentity;
 
 /// One axis of a registered kernel.
 #[derive(Clone, Copy, Debug)]
-pub struct TunerAxis {
+pub struct AxisInfo {
     /// The axis name.
     pub name: &'static str,
     /// Numeric or categorical.
     pub kind: AxisKind,
     /// The values the sweep measures on this axis, in order.
-    pub grid: &'static [SweepValue],
+    pub grid: &'static [GridValue],
 }
 
 /// One value of a sweep grid: an integer problem size or a categorical label.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SweepValue {
-    /// A numeric axis value.
-    Num(u64),
+pub enum GridValue {
+    /// A numeric axis value: grids hold integer problem sizes.
+    Int(u64),
     /// A categorical axis value (`host`, `device`, ...).
     Label(&'static str),
 }
 
-impl SweepValue {
+impl GridValue {
     /// The value as a query value.
     pub fn axis_value(self) -> crate::AxisValue<'static> {
         match self {
-            SweepValue::Num(v) => crate::AxisValue::Int(v),
-            SweepValue::Label(l) => crate::AxisValue::Cat(l),
+            GridValue::Int(v) => crate::AxisValue::Int(v),
+            GridValue::Label(l) => crate::AxisValue::Cat(l),
         }
     }
 }
 
 /// One variant of a registered kernel.
 #[derive(Clone, Copy, Debug)]
-pub struct TunerVariant {
+pub struct VariantInfo {
     /// The variant name (the function's name).
     pub name: &'static str,
     /// Allowed block sizes; empty when the variant takes none.
@@ -55,7 +55,7 @@ pub struct TunerVariant {
 
 /// A registered kernel: a const-constructible descriptor and its sweep entry point.
 #[derive(Clone, Copy, Debug)]
-pub struct Tuner {
+pub struct KernelInfo {
     /// The kernel name (the module's name).
     pub name: &'static str,
     /// Where the kernel is defined (`module_path!()`).
@@ -63,14 +63,14 @@ pub struct Tuner {
     /// The defining crate and source hash.
     pub identity: KernelIdentity,
     /// The axes, in order.
-    pub axes: &'static [TunerAxis],
+    pub axes: &'static [AxisInfo],
     /// The variants, in declaration order.
-    pub variants: &'static [TunerVariant],
+    pub variants: &'static [VariantInfo],
     /// Runs the kernel's sweep and writes an entry.
     pub sweep: fn(&SweepOptions) -> Result<SweepReport, crate::Error>,
 }
 
-impl Tuner {
+impl KernelInfo {
     /// The index of the reference variant.
     pub fn reference_index(&self) -> usize {
         self.variants.iter().position(|v| v.reference).unwrap_or(0)
@@ -100,14 +100,14 @@ impl Tuner {
     }
 }
 
-/// Every tuner linked into this binary. A crate's tuners are linked only when the
+/// Every kernel linked into this binary. A crate's kernels are linked only when the
 /// binary names that crate (`use my_kernels as _;` is enough).
 #[linkme::distributed_slice]
-pub static TUNERS: [Tuner];
+pub static KERNELS: [KernelInfo];
 
-/// The registered tuners, sorted by module path and name.
-pub fn discover_tuners() -> Vec<&'static Tuner> {
-    let mut tuners: Vec<&'static Tuner> = TUNERS.iter().collect();
-    tuners.sort_by_key(|t| (t.module_path, t.name));
-    tuners
+/// The registered kernels, sorted by module path and name.
+pub fn discover_kernels() -> Vec<&'static KernelInfo> {
+    let mut kernels: Vec<&'static KernelInfo> = KERNELS.iter().collect();
+    kernels.sort_by_key(|t| (t.module_path, t.name));
+    kernels
 }

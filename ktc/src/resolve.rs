@@ -9,7 +9,7 @@
 
 use crate::dispatch::Dispatch;
 use crate::entry::Entry;
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 use crate::remote::{Fetched, fetch_current};
 use crate::store::{KernelTuningCache, LookupStatus};
 use crate::sweep::SweepOptions;
@@ -80,21 +80,21 @@ pub enum Resolution {
     },
 }
 
-/// Finds `tuner`'s current decision table for `cache`'s fingerprint: the local store,
+/// Finds `kernel`'s current decision table for `cache`'s fingerprint: the local store,
 /// then (with `options.remote`) the remote, then (with `options.tune_on_miss`) a sweep.
 /// Never panics; files skipped on the way are named in the reason of a miss, or in one
 /// warning when an older valid entry is used.
-pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOptions) -> Resolution {
-    let provenance = Provenance::for_device(&tuner.identity, options.device);
-    let schema = tuner.schema();
-    let lookup = cache.load_quiet(tuner.name, &provenance, Some(&schema));
+pub fn resolve(kernel: &KernelInfo, cache: &KernelTuningCache, options: &ResolveOptions) -> Resolution {
+    let provenance = Provenance::for_device(&kernel.identity, options.device);
+    let schema = kernel.schema();
+    let lookup = cache.load_quiet(kernel.name, &provenance, Some(&schema));
     let skipped: Vec<String> = lookup.skipped.iter().map(|s| s.to_string()).collect();
     let skipped =
         if skipped.is_empty() { String::new() } else { format!("; skipped {}", skipped.join("; ")) };
     let mut reason = match lookup.status {
         LookupStatus::Found { path, entry, .. } => {
             if !skipped.is_empty() {
-                warn_once(format!("{}: using {}{skipped}", tuner.name, path.display()));
+                warn_once(format!("{}: using {}{skipped}", kernel.name, path.display()));
             }
             return Resolution::Stored { path, entry };
         }
@@ -104,14 +104,14 @@ pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOption
         }
         LookupStatus::Missing => format!(
             "no tuning for `{}` on {} (code version {}) in {}",
-            tuner.name,
+            kernel.name,
             cache.fingerprint(),
             provenance.code_version(),
             cache.root().display()
         ),
     } + &skipped;
     if options.remote {
-        match fetch_current(cache, tuner.name, &provenance.code_version(), &schema) {
+        match fetch_current(cache, kernel.name, &provenance.code_version(), &schema) {
             Fetched::Entry { path, entry } => return Resolution::Fetched { path, entry },
             Fetched::NotConfigured => {}
             Fetched::Failed(why) => reason = format!("{reason}; {why}"),
@@ -121,7 +121,7 @@ pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOption
         return Resolution::Missing { reason };
     }
     // Said before the sweep, which can take a while.
-    warn_once(format!("{}: {reason}; tuning it now", tuner.name));
+    warn_once(format!("{}: {reason}; tuning it now", kernel.name));
     let sweep = SweepOptions {
         cache_dir: Some(cache.root().to_path_buf()),
         fingerprint: Some(cache.fingerprint().to_string()),
@@ -129,31 +129,31 @@ pub fn resolve(tuner: &Tuner, cache: &KernelTuningCache, options: &ResolveOption
         device: options.device,
         ..SweepOptions::from_env()
     };
-    match (tuner.sweep)(&sweep) {
+    match (kernel.sweep)(&sweep) {
         Ok(report) => Resolution::Tuned { reason, path: report.entry_path, entry: Box::new(report.entry) },
         Err(error) => Resolution::TuneFailed { reason, error },
     }
 }
 
 impl Dispatch {
-    /// Loads the newest valid entry for this host and the tuner's code version from the
+    /// Loads the newest valid entry for this host and the kernel's code version from the
     /// default store (`KTC_CACHE_DIR` or the user cache folder). On a local miss, a
     /// remote named by `KTC_REMOTE` is asked (bounded by `KTC_REMOTE_TIMEOUT_MS`) and
     /// a valid entry found there is stored locally and used. With
     /// `KTC_TUNE_ON_MISS=1`, a missing or stale entry is tuned now. Never panics:
     /// anything that stops an entry from being used gives the fallback, warned once.
-    pub fn load(tuner: &'static Tuner) -> Dispatch {
+    pub fn load(kernel: &'static KernelInfo) -> Dispatch {
         match KernelTuningCache::load_or_create() {
-            Ok(cache) => Dispatch::load_from(tuner, &cache),
-            Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable: {e}")),
+            Ok(cache) => Dispatch::load_from(kernel, &cache),
+            Err(e) => Dispatch::fallback(kernel, format!("tuning cache unavailable: {e}")),
         }
     }
 
     /// As [`load`](Dispatch::load), from a given store: the store's fingerprint serves
     /// device 0 (and host-resident inputs); another GPU of this host, when a call runs
     /// on it, loads the entry of its own fingerprint from the same store.
-    pub fn load_from(tuner: &'static Tuner, cache: &KernelTuningCache) -> Dispatch {
-        let dispatch = Dispatch::load_from_device(tuner, cache, 0);
+    pub fn load_from(kernel: &'static KernelInfo, cache: &KernelTuningCache) -> Dispatch {
+        let dispatch = Dispatch::load_from_device(kernel, cache, 0);
         let count = crate::cuda::device_count();
         if count < 2 {
             return dispatch;
@@ -173,8 +173,8 @@ impl Dispatch {
                 crate::fingerprint::device_override(&fp0, d)
             };
             Some(match KernelTuningCache::open(&root) {
-                Ok(cache) => Dispatch::load_from_device(tuner, &cache.with_fingerprint(fingerprint), d),
-                Err(e) => Dispatch::fallback(tuner, format!("tuning cache unavailable for device {d}: {e}")),
+                Ok(cache) => Dispatch::load_from_device(kernel, &cache.with_fingerprint(fingerprint), d),
+                Err(e) => Dispatch::fallback(kernel, format!("tuning cache unavailable for device {d}: {e}")),
             })
         };
         dispatch.with_devices(count, Box::new(load))
@@ -182,18 +182,22 @@ impl Dispatch {
 
     /// As [`load_from`](Dispatch::load_from), for CUDA device `device` only: the entry
     /// of the store's fingerprint for that device's provenance.
-    pub fn load_from_device(tuner: &'static Tuner, cache: &KernelTuningCache, device: usize) -> Dispatch {
-        match resolve(tuner, cache, &ResolveOptions { device, ..ResolveOptions::from_env() }) {
+    pub fn load_from_device(
+        kernel: &'static KernelInfo,
+        cache: &KernelTuningCache,
+        device: usize,
+    ) -> Dispatch {
+        match resolve(kernel, cache, &ResolveOptions { device, ..ResolveOptions::from_env() }) {
             Resolution::Stored { path, entry } | Resolution::Fetched { path, entry } => {
-                Dispatch::from_entry(tuner, path, &entry)
+                Dispatch::from_entry(kernel, path, &entry)
             }
-            Resolution::Tuned { path, entry, .. } => Dispatch::from_entry(tuner, path, &entry),
+            Resolution::Tuned { path, entry, .. } => Dispatch::from_entry(kernel, path, &entry),
             Resolution::Missing { reason } => Dispatch::fallback(
-                tuner,
+                kernel,
                 format!("{reason}; run `cargo test` in the kernel's crate or set KTC_TUNE_ON_MISS=1"),
             ),
             Resolution::TuneFailed { reason, error } => {
-                Dispatch::fallback(tuner, format!("{reason}; tuning on first use failed: {error}"))
+                Dispatch::fallback(kernel, format!("{reason}; tuning on first use failed: {error}"))
             }
         }
     }

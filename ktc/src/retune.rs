@@ -1,6 +1,6 @@
 //! Re-tuning every registered kernel on every device it can run on, in one pass.
 
-use crate::registry::{Tuner, discover_tuners};
+use crate::registry::{KernelInfo, discover_kernels};
 use crate::sweep::{SweepOptions, SweepReport};
 use crate::{Capability, capability_available, hw_fingerprint_for};
 use std::fmt;
@@ -77,12 +77,12 @@ impl RetuneSummary {
     }
 }
 
-/// The devices `tuner` is tuned for here: one per distinct GPU (identical GPUs share a
+/// The devices `kernel` is tuned for here: one per distinct GPU (identical GPUs share a
 /// fingerprint and are tuned once, on the lowest ordinal) when it has a CUDA variant
 /// and CUDA is present, else the CPU once (its CUDA variants are then reported
 /// unavailable by the sweep).
-pub fn devices_for(tuner: &Tuner) -> Vec<Device> {
-    let wants_cuda = tuner.variants.iter().any(|v| v.requires.contains(&Capability::Cuda));
+pub fn devices_for(kernel: &KernelInfo) -> Vec<Device> {
+    let wants_cuda = kernel.variants.iter().any(|v| v.requires.contains(&Capability::Cuda));
     if wants_cuda && capability_available(Capability::Cuda).is_ok() {
         let summaries: Vec<_> = (0..crate::cuda::device_count()).map(crate::cuda::gpu_summary).collect();
         let devices = crate::fingerprint::distinct_devices(&summaries);
@@ -93,31 +93,31 @@ pub fn devices_for(tuner: &Tuner) -> Vec<Device> {
     vec![Device::Cpu]
 }
 
-/// Sweeps every tuner in [`TUNERS`](crate::TUNERS) (or those named in
+/// Sweeps every kernel in [`KERNELS`](crate::KERNELS) (or those named in
 /// `options.kernels`) on every device it can run on, one after the other, and writes
 /// one entry per kernel × device. A failed sweep is recorded and the pass goes on.
 /// With progress on and stderr a terminal, each kernel × device gets a line of one
 /// progress display.
 pub fn retune_all(options: &RetuneOptions) -> RetuneSummary {
-    let tuners: Vec<&'static Tuner> = discover_tuners()
+    let kernels: Vec<&'static KernelInfo> = discover_kernels()
         .into_iter()
         .filter(|t| options.kernels.is_empty() || options.kernels.iter().any(|k| k == t.name))
         .collect();
     let unknown =
-        options.kernels.iter().filter(|k| !tuners.iter().any(|t| t.name == k.as_str())).cloned().collect();
+        options.kernels.iter().filter(|k| !kernels.iter().any(|t| t.name == k.as_str())).cloned().collect();
     let group = options.sweep.progress_group.clone().unwrap_or_default();
     let mut outcomes = Vec::new();
-    for tuner in tuners {
-        for device in devices_for(tuner) {
+    for kernel in kernels {
+        for device in devices_for(kernel) {
             let fingerprint = fingerprint_for(options.sweep.fingerprint.as_deref(), device);
             let sweep = SweepOptions {
                 fingerprint: Some(fingerprint.clone()),
                 device: device.ordinal(),
-                progress_group: Some(group.labelled(format!("{} on {device}", tuner.name))),
+                progress_group: Some(group.labelled(format!("{} on {device}", kernel.name))),
                 ..options.sweep.clone()
             };
-            let result = (tuner.sweep)(&sweep);
-            outcomes.push(RetuneOutcome { kernel: tuner.name, device, fingerprint, result });
+            let result = (kernel.sweep)(&sweep);
+            outcomes.push(RetuneOutcome { kernel: kernel.name, device, fingerprint, result });
         }
     }
     RetuneSummary { outcomes, unknown }

@@ -153,7 +153,7 @@ fn writers_readers_and_gc_race_without_a_miss_or_a_torn_read() {
     let s = scale();
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    cache.update_with(KERNEL, &prov(), table()).unwrap();
+    cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     let mut others: Vec<Child> = (0..s.readers).map(|id| spawn(NAME, "reader", dir.path(), id, 0)).collect();
     others.push(spawn(NAME, "gc", dir.path(), 0, 0));
     let writers: Vec<Child> =
@@ -268,14 +268,14 @@ fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
     let dir = tempfile::tempdir().unwrap();
     match TinyTmpfs::mount(dir.path(), "64k") {
         Ok(mount) => {
-            let first = open(&mount.0).update_with(KERNEL, &prov(), table()).unwrap();
+            let first = open(&mount.0).write_table_with(KERNEL, &prov(), table()).unwrap();
             overfill(&mount.0, &first);
         }
         Err(why) => {
             // No tmpfs: a file size limit (RLIMIT_FSIZE, which binds root too) makes the
             // write fail the same way. SIGXFSZ is ignored so the write returns EFBIG.
             println!("no tiny tmpfs ({why}); filling the store through a 64-block file size limit");
-            let first = open(dir.path()).update_with(KERNEL, &prov(), table()).unwrap();
+            let first = open(dir.path()).write_table_with(KERNEL, &prov(), table()).unwrap();
             let exe = std::env::current_exe().unwrap();
             let output = Command::new("sh")
                 .args(["-c", "trap '' XFSZ; ulimit -f 64 && exec \"$0\" \"$@\""])
@@ -300,7 +300,7 @@ fn a_full_store_fails_the_write_with_the_path_and_keeps_serving() {
 /// folder, the entry is still served, gc reports but cannot remove.
 fn check_read_only(store: &Path, first: &Path) {
     let cache = open(store);
-    let err = cache.update_with(KERNEL, &prov(), table()).unwrap_err().to_string();
+    let err = cache.write_table_with(KERNEL, &prov(), table()).unwrap_err().to_string();
     assert!(err.contains(&store.display().to_string()), "{err}");
     match cache.load(KERNEL, &prov(), Some(&schema())).status {
         LookupStatus::Found { path, .. } => assert_eq!(path, first),
@@ -317,7 +317,7 @@ fn a_read_only_store_serves_and_refuses_writes_with_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let why_no_mount = match TinyTmpfs::mount(dir.path(), "1m") {
         Ok(mount) => {
-            let first = open(&mount.0).update_with(KERNEL, &prov(), table()).unwrap();
+            let first = open(&mount.0).write_table_with(KERNEL, &prov(), table()).unwrap();
             match mount.remount_read_only() {
                 Ok(()) => return check_read_only(&mount.0, &first),
                 Err(why) => format!("remount read-only failed: {why}"),
@@ -327,7 +327,7 @@ fn a_read_only_store_serves_and_refuses_writes_with_the_path() {
     };
     // Without a read-only mount, permission bits: they stop anyone but root.
     let store = dir.path().join("store");
-    let first = open(&store).update_with(KERNEL, &prov(), table()).unwrap();
+    let first = open(&store).write_table_with(KERNEL, &prov(), table()).unwrap();
     let key = key_dir(&store);
     set_mode(&key, 0o555);
     let probe = fs::write(key.join(".probe"), b"");

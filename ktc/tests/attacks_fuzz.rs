@@ -6,8 +6,8 @@
 //! entry.
 
 use ktc::{
-    Axis, AxisKind, AxisValue, ChoiceSource, CompiledTable, DecisionTable, Dispatch, Entry, KernelIdentity,
-    KernelTuningCache, LookupStatus, Provenance, Region, SweepValue, Tuner, TunerAxis, TunerVariant,
+    Axis, AxisInfo, AxisKind, AxisValue, ChoiceSource, CompiledTable, DecisionTable, Dispatch, Entry,
+    GridValue, KernelIdentity, KernelInfo, KernelTuningCache, LookupStatus, Provenance, Region, VariantInfo,
 };
 use serde_json::{Value, json};
 use std::fs;
@@ -20,14 +20,14 @@ fn no_sweep(_: &ktc::sweep::SweepOptions) -> Result<ktc::sweep::SweepReport, ktc
     Err(ktc::Error::NoCacheDir)
 }
 
-static TUNER: Tuner = Tuner {
+static TUNER: KernelInfo = KernelInfo {
     name: "fuzzed",
     module_path: "attacks_fuzz::fuzzed",
     identity: KernelIdentity::new("attacks-fuzz", "0.0.1", "feed"),
-    axes: &[TunerAxis { name: "n", kind: AxisKind::Numeric, grid: &[SweepValue::Num(1)] }],
+    axes: &[AxisInfo { name: "n", kind: AxisKind::Numeric, grid: &[GridValue::Int(1)] }],
     variants: &[
-        TunerVariant { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
-        TunerVariant {
+        VariantInfo { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
+        VariantInfo {
             name: "parallel",
             block_sizes: &[128, 256, 512],
             requires: &[],
@@ -198,7 +198,7 @@ fn fuzzed_entries_never_panic_and_never_serve_an_invalid_table() {
     let dir = tempfile::tempdir().unwrap();
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint(FP);
     let provenance = Provenance::current(&TUNER.identity);
-    let good = cache.update_with(TUNER.name, &provenance, table()).unwrap();
+    let good = cache.write_table_with(TUNER.name, &provenance, table()).unwrap();
     let base: Value = serde_json::from_slice(&fs::read(&good).unwrap()).unwrap();
     let slot = good.with_file_name("20000101T000000.000000Z-0000000000000001.json");
     fs::remove_file(&good).unwrap();
@@ -251,7 +251,7 @@ fn hostile_entries_are_skipped_with_a_reason_and_the_valid_one_served() {
     let dir = tempfile::tempdir().unwrap();
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint(FP);
     let provenance = Provenance::current(&TUNER.identity);
-    let good = cache.update_with(TUNER.name, &provenance, table()).unwrap();
+    let good = cache.write_table_with(TUNER.name, &provenance, table()).unwrap();
     let text = fs::read_to_string(&good).unwrap();
     // The good entry's time stamp with a larger nonce: each sorts newer than it.
     let stamp = good.file_name().unwrap().to_str().unwrap()[..23].to_owned();

@@ -1,8 +1,8 @@
-//! The registry without the macro: a hand-written `Tuner` and `Harness`, registered in
-//! `ktc::TUNERS`, found by `discover_tuners()`, and swept by the runtime.
+//! The registry without the macro: a hand-written `KernelInfo` and `Harness`, registered in
+//! `ktc::KERNELS`, found by `discover_kernels()`, and swept by the runtime.
 
 use ktc::sweep::{Harness, SweepMode, SweepOptions, SweepReport};
-use ktc::{AxisKind, KernelIdentity, SweepValue, TUNERS, Tuner, TunerAxis, TunerVariant};
+use ktc::{AxisInfo, AxisKind, GridValue, KERNELS, KernelIdentity, KernelInfo, VariantInfo};
 use std::time::Duration;
 
 /// Sums `data` one way or another; variant 1 takes a block size.
@@ -13,9 +13,9 @@ impl Harness for SumHarness {
     type Ret = u64;
     type Output = u64;
 
-    fn build(&self, point: &[SweepValue]) -> Result<Self::Inputs, String> {
+    fn build(&self, point: &[GridValue]) -> Result<Self::Inputs, String> {
         match point {
-            [SweepValue::Num(n)] => Ok(((0..*n).collect(),)),
+            [GridValue::Int(n)] => Ok(((0..*n).collect(),)),
             other => Err(format!("expected one number, got {other:?}")),
         }
     }
@@ -40,20 +40,20 @@ fn sweep(options: &SweepOptions) -> Result<SweepReport, ktc::Error> {
     ktc::sweep::run(&HAND_WRITTEN, &SumHarness, options)
 }
 
-#[ktc::__private::linkme::distributed_slice(ktc::TUNERS)]
+#[ktc::__private::linkme::distributed_slice(ktc::KERNELS)]
 #[linkme(crate = ktc::__private::linkme)]
-static HAND_WRITTEN: Tuner = Tuner {
+static HAND_WRITTEN: KernelInfo = KernelInfo {
     name: "hand_written_sum",
     module_path: "registry::hand_written_sum",
     identity: KernelIdentity::new("registry-test", "0.0.1", "0123456789abcdef"),
-    axes: &[TunerAxis {
+    axes: &[AxisInfo {
         name: "n",
         kind: AxisKind::Numeric,
-        grid: &[SweepValue::Num(10), SweepValue::Num(1000)],
+        grid: &[GridValue::Int(10), GridValue::Int(1000)],
     }],
     variants: &[
-        TunerVariant { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
-        TunerVariant {
+        VariantInfo { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
+        VariantInfo {
             name: "chunked",
             block_sizes: &[4, 64],
             requires: &[],
@@ -66,8 +66,8 @@ static HAND_WRITTEN: Tuner = Tuner {
 
 #[test]
 fn a_hand_written_tuner_is_discovered() {
-    let found: Vec<&Tuner> =
-        ktc::discover_tuners().into_iter().filter(|t| t.name == "hand_written_sum").collect();
+    let found: Vec<&KernelInfo> =
+        ktc::discover_kernels().into_iter().filter(|t| t.name == "hand_written_sum").collect();
     assert_eq!(found.len(), 1, "registered once, found once");
     let tuner = found[0];
     assert_eq!(tuner.module_path, "registry::hand_written_sum");
@@ -76,7 +76,7 @@ fn a_hand_written_tuner_is_discovered() {
     let schema = tuner.schema();
     assert_eq!(schema.axes, vec![ktc::Axis::numeric("n")]);
     assert_eq!(schema.variants, vec![("serial".to_string(), vec![]), ("chunked".to_string(), vec![4, 64])]);
-    assert!(TUNERS.iter().any(|t| std::ptr::eq(t, &HAND_WRITTEN)));
+    assert!(KERNELS.iter().any(|t| std::ptr::eq(t, &HAND_WRITTEN)));
 }
 
 #[test]
@@ -90,7 +90,7 @@ fn its_sweep_writes_a_valid_entry() {
         progress: false,
         ..SweepOptions::default()
     };
-    let tuner = ktc::discover_tuners().into_iter().find(|t| t.name == "hand_written_sum").unwrap();
+    let tuner = ktc::discover_kernels().into_iter().find(|t| t.name == "hand_written_sum").unwrap();
     let report = (tuner.sweep)(&options).unwrap();
     assert!(report.entry_path.starts_with(dir.path().join("registry-host").join("hand_written_sum")));
     report.entry.table().validate(Some(&tuner.schema())).unwrap();

@@ -41,12 +41,12 @@ fn newest_entry_wins_and_names_sort_by_time() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let p = prov("a");
-    let first = cache.update_with(KERNEL, &p, table()).unwrap();
+    let first = cache.write_table_with(KERNEL, &p, table()).unwrap();
     std::thread::sleep(Duration::from_millis(2));
     let mut second_table = table();
     second_table.regions[0].variant = "parallel".into();
     second_table.regions[0].block_size = Some(128);
-    let second = cache.update_with(KERNEL, &p, second_table.clone()).unwrap();
+    let second = cache.write_table_with(KERNEL, &p, second_table.clone()).unwrap();
 
     let (a, b) =
         (first.file_name().unwrap().to_str().unwrap(), second.file_name().unwrap().to_str().unwrap());
@@ -82,7 +82,7 @@ fn seed_api_update_then_lookup() {
         Region::new("serial").at_most("n", 1e5),
         Region::new("parallel").block_size(8192),
     ];
-    let path = cache.update(KERNEL, &["n", "residency"], regions).unwrap();
+    let path = cache.write_table(KERNEL, &["n", "residency"], regions).unwrap();
     let hit = cache.lookup(KERNEL, &[("n", AxisValue::from(10)), ("residency", AxisValue::from("device"))]);
     assert_eq!(found_path(&hit.status), path);
     assert_eq!(hit.decision().unwrap().variant, "cuda_shared");
@@ -98,13 +98,16 @@ fn invalid_tables_and_unsafe_names_are_not_written() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let no_catch_all = vec![Region::new("serial").at_most("n", 10.0)];
-    assert!(matches!(cache.update(KERNEL, &["n"], no_catch_all), Err(ktc::Error::InvalidTable(_))));
+    assert!(matches!(cache.write_table(KERNEL, &["n"], no_catch_all), Err(ktc::Error::InvalidTable(_))));
     for kernel in ["", ".", "..", "../evil", "a/b", "a b", "é"] {
-        assert!(cache.update_with(kernel, &prov("a"), table()).is_err(), "kernel {kernel:?} was written");
+        assert!(
+            cache.write_table_with(kernel, &prov("a"), table()).is_err(),
+            "kernel {kernel:?} was written"
+        );
         assert!(matches!(cache.load(kernel, &prov("a"), None).status, LookupStatus::Missing));
     }
     let bad_fp = open(dir.path()).with_fingerprint("../up");
-    assert!(bad_fp.update_with(KERNEL, &prov("a"), table()).is_err());
+    assert!(bad_fp.write_table_with(KERNEL, &prov("a"), table()).is_err());
     assert!(matches!(bad_fp.load(KERNEL, &prov("a"), None).status, LookupStatus::Missing));
     assert!(cache.list().is_empty(), "{:?}", cache.list());
 }
@@ -204,7 +207,7 @@ fn stale_entry_is_reported_not_served() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let (old, new) = (prov("a"), prov("b"));
-    let stale = cache.update_with(KERNEL, &old, table()).unwrap();
+    let stale = cache.write_table_with(KERNEL, &old, table()).unwrap();
 
     let found = cache.lookup_with(KERNEL, &new, Some(&schema()), &[("n", AxisValue::from(1))]);
     let LookupStatus::Stale { path, entry, changes } = &found.status else {
@@ -218,7 +221,7 @@ fn stale_entry_is_reported_not_served() {
     assert_eq!(found.decision(), None);
 
     // Once the new code version has an entry, it is served.
-    let fresh = cache.update_with(KERNEL, &new, table()).unwrap();
+    let fresh = cache.write_table_with(KERNEL, &new, table()).unwrap();
     assert_eq!(found_path(&cache.load(KERNEL, &new, None).status), fresh);
 }
 
@@ -226,9 +229,9 @@ fn stale_entry_is_reported_not_served() {
 fn list_covers_every_key() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    cache.update_with(KERNEL, &prov("a"), table()).unwrap();
-    cache.update_with("other_kernel", &prov("a"), table()).unwrap();
-    open(dir.path()).with_fingerprint("fp-2").update_with(KERNEL, &prov("b"), table()).unwrap();
+    cache.write_table_with(KERNEL, &prov("a"), table()).unwrap();
+    cache.write_table_with("other_kernel", &prov("a"), table()).unwrap();
+    open(dir.path()).with_fingerprint("fp-2").write_table_with(KERNEL, &prov("b"), table()).unwrap();
     fs::write(key_dir(&cache, &prov("a")).join(FUTURE), b"garbage").unwrap();
 
     let listed = cache.list();
@@ -246,7 +249,8 @@ fn gc_keeps_the_newest_and_dry_run_removes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let p = prov("a");
-    let written: Vec<PathBuf> = (0..5).map(|_| cache.update_with(KERNEL, &p, table()).unwrap()).collect();
+    let written: Vec<PathBuf> =
+        (0..5).map(|_| cache.write_table_with(KERNEL, &p, table()).unwrap()).collect();
     let key = key_dir(&cache, &p);
     fs::write(key.join("20000101T000000.000000Z-0000000000000000.json"), b"old garbage").unwrap();
 
@@ -278,7 +282,7 @@ fn gc_removes_old_temp_files_only() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let p = prov("a");
-    cache.update_with(KERNEL, &p, table()).unwrap();
+    cache.write_table_with(KERNEL, &p, table()).unwrap();
     let key = key_dir(&cache, &p);
     let (old, fresh) = (key.join(".tmp-old"), key.join(".tmp-fresh"));
     for path in [&old, &fresh] {
@@ -298,10 +302,10 @@ fn gc_removes_old_temp_files_only() {
 fn gc_drops_other_code_versions_when_told_the_current_one() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let stale = cache.update_with(KERNEL, &prov("a"), table()).unwrap();
-    let current = cache.update_with(KERNEL, &prov("b"), table()).unwrap();
+    let stale = cache.write_table_with(KERNEL, &prov("a"), table()).unwrap();
+    let current = cache.write_table_with(KERNEL, &prov("b"), table()).unwrap();
     let elsewhere =
-        open(dir.path()).with_fingerprint("fp-2").update_with(KERNEL, &prov("a"), table()).unwrap();
+        open(dir.path()).with_fingerprint("fp-2").write_table_with(KERNEL, &prov("a"), table()).unwrap();
 
     let mut options = GcOptions::default();
     options.current_code_versions.insert(KERNEL.into(), prov("b").code_version());

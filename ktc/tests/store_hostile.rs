@@ -107,7 +107,7 @@ fn hostile_files_are_skipped_and_the_previous_entry_served() {
     for (what, hostile, reason) in hostile_cases() {
         let dir = tempfile::tempdir().unwrap();
         let cache = open(dir.path());
-        let good = cache.update_with(KERNEL, &p, table()).unwrap();
+        let good = cache.write_table_with(KERNEL, &p, table()).unwrap();
         let bad = key_dir(&cache, &p).join(FUTURE);
         write_hostile(&bad, &good, &hostile);
 
@@ -157,7 +157,7 @@ fn misnamed_entries_are_skipped_and_temp_files_ignored() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
     let p = prov("a");
-    let good = cache.update_with(KERNEL, &p, table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &p, table()).unwrap();
     let key = key_dir(&cache, &p);
     fs::copy(&good, key.join("zzz-my-copy.json")).unwrap();
     fs::write(key.join(".tmp-0123456789abcdef"), b"half a").unwrap();

@@ -69,7 +69,7 @@ fn gc_with_the_kernel_schema_keeps_what_dispatch_serves() {
     ] {
         let dir = tempfile::tempdir().unwrap();
         let cache = open(dir.path());
-        let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+        let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
         let bad = copy_edited(&good, &name_at(soon(), "00000000000000ff"), edit);
 
         let mut options = GcOptions::default();
@@ -88,7 +88,7 @@ fn gc_with_the_kernel_schema_keeps_what_dispatch_serves() {
 fn gc_without_the_schema_never_removes_what_could_be_served() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     copy_edited(&good, &name_at(soon(), "00000000000000ff"), |v| {
         v["regions"][0]["variant"] = "quantum".into()
     });
@@ -98,7 +98,7 @@ fn gc_without_the_schema_never_removes_what_could_be_served() {
     assert_eq!(found(&cache), good);
 
     // A later entry with the same variants vouches for both older ones: gc may go.
-    let newest = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let newest = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     let report = cache.gc(&GcOptions::default()).unwrap();
     assert_eq!(report.removed, vec![good], "the older valid entry is superseded");
     assert_eq!(found(&cache), newest);
@@ -108,9 +108,9 @@ fn gc_without_the_schema_never_removes_what_could_be_served() {
 fn a_future_dated_entry_never_shadows_a_newer_one() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     let future = copy_edited(&good, "20991231T235959.999999Z-00000000000000ff.json", |_| {});
-    let newer = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let newer = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
 
     let lookup = cache.load(KERNEL, &prov(), Some(&schema()));
     assert_eq!(found(&cache), newer);
@@ -125,7 +125,7 @@ fn a_future_dated_entry_never_shadows_a_newer_one() {
 fn a_write_after_the_clock_stepped_back_still_wins() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     // Written two minutes ahead (within the allowed skew), then the clock stepped back.
     let ahead = copy_edited(
         &good,
@@ -133,7 +133,7 @@ fn a_write_after_the_clock_stepped_back_still_wins() {
         |_| {},
     );
     assert_eq!(found(&cache), ahead);
-    let fresh = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let fresh = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     assert!(fresh.file_name() > ahead.file_name(), "{fresh:?} sorts after {ahead:?}");
     assert_eq!(found(&cache), fresh);
 }
@@ -142,7 +142,7 @@ fn a_write_after_the_clock_stepped_back_still_wins() {
 fn created_is_checked_strictly_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     for bad in [
         "",
         "08:99:99",
@@ -165,7 +165,7 @@ fn created_is_checked_strictly_everywhere() {
 fn code_version_must_be_the_hash_of_the_provenance_everywhere() {
     let dir = tempfile::tempdir().unwrap();
     let cache = open(dir.path());
-    let good = cache.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = cache.write_table_with(KERNEL, &prov(), table()).unwrap();
     let forged = copy_edited(&good, &name_at(soon(), "00000000000000dd"), |v| {
         v["provenance"]["source_hash"] = "forged".into();
     });
@@ -185,7 +185,7 @@ fn code_version_must_be_the_hash_of_the_provenance_everywhere() {
 fn pull_refuses_future_dated_entries() {
     let (remote_dir, local_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let remote_store = open(remote_dir.path());
-    let good = remote_store.update_with(KERNEL, &prov(), table()).unwrap();
+    let good = remote_store.write_table_with(KERNEL, &prov(), table()).unwrap();
     copy_edited(&good, "20991231T235959.999999Z-00000000000000ff.json", |_| {});
 
     let local = open(local_dir.path());

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use ktc::resolve::{Resolution, ResolveOptions, resolve};
-use ktc::{KernelTuningCache, Tuner};
+use ktc::{KernelInfo, KernelTuningCache};
 
 /// What [`ensure_tuned`] found or did.
 #[derive(Debug)]
@@ -27,17 +27,17 @@ pub enum TuningStatus {
     },
 }
 
-/// Makes sure `tuner`'s kernel (e.g. `joint_hist_batched::Variant::kernel()`) has a
+/// Makes sure `kernel` (e.g. `joint_hist_batched::Variant::kernel()`) has a
 /// current tuning in `cache`, sweeping it (with a progress bar when `progress` and
 /// stderr is a terminal) when it has none. Call it before the kernel's first `call`:
 /// the dispatcher reads its table once per process.
 pub fn ensure_tuned(
     cache: &KernelTuningCache,
-    tuner: &Tuner,
+    kernel: &KernelInfo,
     progress: bool,
 ) -> Result<TuningStatus, ktc::Error> {
     let options = ResolveOptions { tune_on_miss: true, progress, ..ResolveOptions::from_env() };
-    match resolve(tuner, cache, &options) {
+    match resolve(kernel, cache, &options) {
         Resolution::Stored { path, .. } | Resolution::Fetched { path, .. } => {
             Ok(TuningStatus::Found { path })
         }
@@ -46,6 +46,6 @@ pub fn ensure_tuned(
         }
         Resolution::TuneFailed { error, .. } => Err(error),
         // Not returned with `tune_on_miss`; kept an error rather than a panic.
-        Resolution::Missing { reason } => Err(ktc::Error::Sweep { kernel: tuner.name.to_string(), reason }),
+        Resolution::Missing { reason } => Err(ktc::Error::Sweep { kernel: kernel.name.to_string(), reason }),
     }
 }

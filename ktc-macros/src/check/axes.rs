@@ -75,12 +75,12 @@ fn grid_values(grid: &crate::model::Grid, cx: &Ctxt) {
         }
         return;
     };
-    let numeric = first.is_num();
+    let numeric = first.is_int();
     let mut seen = Vec::new();
     for v in &grid.values {
         match v {
             GridValue::Invalid(_) => invalid_value(v, cx),
-            GridValue::Num(_, span) | GridValue::Label(_, span) if v.is_num() != numeric => {
+            GridValue::Int(_, span) | GridValue::Label(_, span) if v.is_int() != numeric => {
                 let (this, other) =
                     if numeric { ("a label", "numeric") } else { ("a number", "categorical") };
                 cx.error_at(
@@ -91,7 +91,7 @@ fn grid_values(grid: &crate::model::Grid, cx: &Ctxt) {
                     ),
                 );
             }
-            GridValue::Num(n, span) => {
+            GridValue::Int(n, span) => {
                 if seen.contains(&n.to_string()) {
                     cx.error_at(*span, format!("`{n}` is listed twice in the grid of axis `{}`", grid.name));
                 }

@@ -19,7 +19,7 @@ const GENERATED: &[(&str, &str)] = &[
     ("__ktc_run", "the run of the dispatcher's choice"),
     ("__ktc_sweep", "the kernel's sweep"),
     ("__KTC_DISPATCH", "the dispatcher's loaded table"),
-    ("__KTC_TUNER", "the kernel's registration"),
+    ("__KTC_KERNEL", "the kernel's registration"),
     ("__KtcHarness", "the sweep harness"),
 ];
 

@@ -29,7 +29,7 @@ pub(super) fn dispatcher(g: &Gen) -> TokenStream {
         #[doc(hidden)]
         #[inline]
         pub fn __ktc_dispatch() -> &'static #krate::__private::Dispatch {
-            __KTC_DISPATCH.get_or_init(|| #krate::__private::Dispatch::load(&__KTC_TUNER))
+            __KTC_DISPATCH.get_or_init(|| #krate::__private::Dispatch::load(&__KTC_KERNEL))
         }
 
         /// Runs the variant (and block size) measured fastest on this host for these

@@ -44,8 +44,8 @@ pub(super) fn variant_enum(g: &Gen) -> TokenStream {
 
             /// The kernel's descriptor: name, axes, variants and identity, as
             /// registered for `ktc retune` and the sweep.
-            pub const fn kernel() -> &'static #krate::Tuner {
-                &__KTC_TUNER
+            pub const fn kernel() -> &'static #krate::KernelInfo {
+                &__KTC_KERNEL
             }
 
             /// The block sizes the sweep measures the variant with; empty when it takes none.

@@ -1,6 +1,6 @@
 //! Code generation. [`tunable`] drives the three stages; the submodules each generate
 //! one concern from the validated model: the `Variant` enum, the dispatcher, the
-//! registered tuner and the sweep harness. All of it goes inside the user's module,
+//! registered descriptor and the sweep harness. All of it goes inside the user's module,
 //! after the user's items.
 
 mod dispatcher;
@@ -84,7 +84,7 @@ fn not_a_module(item: &Item) -> syn::Error {
 pub(crate) fn generate(k: &Kernel, sources: &CrateSources) -> TokenStream {
     let g = Gen::new(k, sources);
     let generated =
-        [r#enum::variant_enum(&g), dispatcher::dispatcher(&g), registry::tuner(&g), sweep::harness(&g)];
+        [r#enum::variant_enum(&g), dispatcher::dispatcher(&g), registry::kernel_info(&g), sweep::harness(&g)];
     let mut module: ItemMod = k.module.clone();
     let items = &mut module.content.as_mut().expect("an inline module").1;
     items.extend(generated.into_iter().map(Item::Verbatim));

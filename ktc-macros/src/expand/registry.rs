@@ -1,4 +1,4 @@
-//! The tuner descriptor, registered in `ktc::TUNERS` so any binary that names the
+//! The kernel descriptor, registered in `ktc::KERNELS` so any binary that names the
 //! kernel's crate can list and re-tune it.
 
 use proc_macro2::TokenStream;
@@ -8,24 +8,24 @@ use super::{Gen, usize_lit};
 use crate::check::CAPABILITIES;
 use crate::model::{GridValue, Variant};
 
-pub(super) fn tuner(g: &Gen) -> TokenStream {
+pub(super) fn kernel_info(g: &Gen) -> TokenStream {
     let krate = g.krate;
     let name = &g.k.name;
     let hash = &g.k.source_hash;
     let axes = g.k.axes.iter().map(|a| {
         let grid = g.k.grids.iter().find(|grid| grid.name == a.name).expect("checked");
-        let numeric = grid.values.first().is_some_and(GridValue::is_num);
+        let numeric = grid.values.first().is_some_and(GridValue::is_int);
         let kind = if numeric { quote!(Numeric) } else { quote!(Categorical) };
         let values = grid.values.iter().map(|v| match v {
-            GridValue::Num(n, _) => {
+            GridValue::Int(n, _) => {
                 let n = proc_macro2::Literal::u64_unsuffixed(*n);
-                quote!(#krate::__private::SweepValue::Num(#n))
+                quote!(#krate::__private::GridValue::Int(#n))
             }
-            GridValue::Label(l, _) => quote!(#krate::__private::SweepValue::Label(#l)),
+            GridValue::Label(l, _) => quote!(#krate::__private::GridValue::Label(#l)),
             GridValue::Invalid(_) => unreachable!("checked"),
         });
         let axis = a.name.to_string();
-        quote!(#krate::__private::TunerAxis { name: #axis, kind: #krate::__private::AxisKind::#kind, grid: &[#(#values),*] })
+        quote!(#krate::__private::AxisInfo { name: #axis, kind: #krate::__private::AxisKind::#kind, grid: &[#(#values),*] })
     });
     let variants = g.k.variants.iter().map(|v| variant(g, v));
     let files = g.sources.files.iter().map(|(path, hash)| quote!((#path, #hash)));
@@ -35,11 +35,11 @@ pub(super) fn tuner(g: &Gen) -> TokenStream {
     quote! {
         #tracked
 
-        /// This kernel's registration in the tuner registry.
+        /// This kernel's registration in the kernel registry.
         #[doc(hidden)]
-        #[#krate::__private::linkme::distributed_slice(#krate::__private::TUNERS)]
+        #[#krate::__private::linkme::distributed_slice(#krate::__private::KERNELS)]
         #[linkme(crate = #krate::__private::linkme)]
-        pub static __KTC_TUNER: #krate::__private::Tuner = #krate::__private::Tuner {
+        pub static __KTC_KERNEL: #krate::__private::KernelInfo = #krate::__private::KernelInfo {
             name: #name,
             module_path: ::core::module_path!(),
             identity: #krate::__private::KernelIdentity {
@@ -86,7 +86,7 @@ fn variant(g: &Gen, v: &Variant) -> TokenStream {
     let reference = v.args.reference.is_some();
     let default = v.args.default.is_some();
     quote! {
-        #krate::__private::TunerVariant {
+        #krate::__private::VariantInfo {
             name: #name,
             block_sizes: &[#(#sizes),*],
             requires: &[#(#requires),*],

@@ -63,14 +63,14 @@ pub(super) fn harness(g: &Gen) -> TokenStream {
         fn __ktc_sweep(
             options: &#krate::__private::SweepOptions,
         ) -> ::core::result::Result<#krate::__private::SweepReport, #krate::__private::Error> {
-            #krate::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
+            #krate::__private::sweep(&__KTC_KERNEL, &__KtcHarness, options)
         }
 
         /// Tunes this kernel on the host running `cargo test` (in an optimised build).
         #[cfg(test)]
         #[test]
         fn ktc_sweep() {
-            #krate::__private::cargo_test(&__KTC_TUNER, #krate::__private::test_build!())
+            #krate::__private::tune_in_test(&__KTC_KERNEL, #krate::__private::test_build!())
         }
     }
 }
@@ -86,14 +86,14 @@ fn build(g: &Gen, inputs: &syn::Signature) -> TokenStream {
         let axis = g.k.axes[i].name.to_string();
         let i = usize_lit(i as u64);
         quote! {
-            <#ty as #krate::__private::FromSweepValue>::from_sweep_value(__ktc_point[#i])
+            <#ty as #krate::__private::FromGridValue>::from_grid_value(__ktc_point[#i])
                 .map_err(|e| ::std::format!("axis `{}`: {}", #axis, e))?
         }
     });
     quote! {
         fn build(
             &self,
-            __ktc_point: &[#krate::__private::SweepValue],
+            __ktc_point: &[#krate::__private::GridValue],
         ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
             if __ktc_point.len() != #count {
                 return ::core::result::Result::Err(::std::format!(

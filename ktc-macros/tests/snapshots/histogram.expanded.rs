@@ -44,8 +44,8 @@ pub mod histogram {
         }
         /// The kernel's descriptor: name, axes, variants and identity, as
         /// registered for `ktc retune` and the sweep.
-        pub const fn kernel() -> &'static ::ktc::Tuner {
-            &__KTC_TUNER
+        pub const fn kernel() -> &'static ::ktc::KernelInfo {
+            &__KTC_KERNEL
         }
         /// The block sizes the sweep measures the variant with; empty when it takes none.
         pub const fn block_sizes(self) -> &'static [usize] {
@@ -86,7 +86,7 @@ pub mod histogram {
     #[doc(hidden)]
     #[inline]
     pub fn __ktc_dispatch() -> &'static ::ktc::__private::Dispatch {
-        __KTC_DISPATCH.get_or_init(|| ::ktc::__private::Dispatch::load(&__KTC_TUNER))
+        __KTC_DISPATCH.get_or_init(|| ::ktc::__private::Dispatch::load(&__KTC_KERNEL))
     }
     /// Runs the variant (and block size) measured fastest on this host for these
     /// arguments; without a usable stored tuning, the fallback variant.
@@ -168,11 +168,11 @@ pub mod histogram {
             ::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), "/src/lib.rs")
         ),
     ];
-    /// This kernel's registration in the tuner registry.
+    /// This kernel's registration in the kernel registry.
     #[doc(hidden)]
-    #[::ktc::__private::linkme::distributed_slice(::ktc::__private::TUNERS)]
+    #[::ktc::__private::linkme::distributed_slice(::ktc::__private::KERNELS)]
     #[linkme(crate = ::ktc::__private::linkme)]
-    pub static __KTC_TUNER: ::ktc::__private::Tuner = ::ktc::__private::Tuner {
+    pub static __KTC_KERNEL: ::ktc::__private::KernelInfo = ::ktc::__private::KernelInfo {
         name: "histogram",
         module_path: ::core::module_path!(),
         identity: ::ktc::__private::KernelIdentity {
@@ -188,39 +188,39 @@ pub mod histogram {
             build: ::ktc::__private::build_info!(),
         },
         axes: &[
-            ::ktc::__private::TunerAxis {
+            ::ktc::__private::AxisInfo {
                 name: "n",
                 kind: ::ktc::__private::AxisKind::Numeric,
                 grid: &[
-                    ::ktc::__private::SweepValue::Num(1000),
-                    ::ktc::__private::SweepValue::Num(100000),
+                    ::ktc::__private::GridValue::Int(1000),
+                    ::ktc::__private::GridValue::Int(100000),
                 ],
             },
-            ::ktc::__private::TunerAxis {
+            ::ktc::__private::AxisInfo {
                 name: "k",
                 kind: ::ktc::__private::AxisKind::Numeric,
                 grid: &[
-                    ::ktc::__private::SweepValue::Num(4),
-                    ::ktc::__private::SweepValue::Num(64),
+                    ::ktc::__private::GridValue::Int(4),
+                    ::ktc::__private::GridValue::Int(64),
                 ],
             },
         ],
         variants: &[
-            ::ktc::__private::TunerVariant {
+            ::ktc::__private::VariantInfo {
                 name: "serial",
                 block_sizes: &[],
                 requires: &[],
                 reference: true,
                 default: false,
             },
-            ::ktc::__private::TunerVariant {
+            ::ktc::__private::VariantInfo {
                 name: "parallel",
                 block_sizes: &[4096, 65536],
                 requires: &[],
                 reference: false,
                 default: false,
             },
-            ::ktc::__private::TunerVariant {
+            ::ktc::__private::VariantInfo {
                 name: "gpu",
                 block_sizes: &[128, 256],
                 requires: &[::ktc::__private::Capability::Cuda],
@@ -240,7 +240,7 @@ pub mod histogram {
         type Output = (Vec<u64>, ());
         fn build(
             &self,
-            __ktc_point: &[::ktc::__private::SweepValue],
+            __ktc_point: &[::ktc::__private::GridValue],
         ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
             if __ktc_point.len() != 2 {
                 return ::core::result::Result::Err(
@@ -251,11 +251,11 @@ pub mod histogram {
             }
             ::core::result::Result::Ok(
                 inputs(
-                    <usize as ::ktc::__private::FromSweepValue>::from_sweep_value(
+                    <usize as ::ktc::__private::FromGridValue>::from_grid_value(
                             __ktc_point[0],
                         )
                         .map_err(|e| ::std::format!("axis `{}`: {}", "n", e))?,
-                    <usize as ::ktc::__private::FromSweepValue>::from_sweep_value(
+                    <usize as ::ktc::__private::FromGridValue>::from_grid_value(
                             __ktc_point[1],
                         )
                         .map_err(|e| ::std::format!("axis `{}`: {}", "k", e))?,
@@ -326,12 +326,12 @@ pub mod histogram {
     fn __ktc_sweep(
         options: &::ktc::__private::SweepOptions,
     ) -> ::core::result::Result<::ktc::__private::SweepReport, ::ktc::__private::Error> {
-        ::ktc::__private::sweep(&__KTC_TUNER, &__KtcHarness, options)
+        ::ktc::__private::sweep(&__KTC_KERNEL, &__KtcHarness, options)
     }
     /// Tunes this kernel on the host running `cargo test` (in an optimised build).
     #[cfg(test)]
     #[test]
     fn ktc_sweep() {
-        ::ktc::__private::cargo_test(&__KTC_TUNER, ::ktc::__private::test_build!())
+        ::ktc::__private::tune_in_test(&__KTC_KERNEL, ::ktc::__private::test_build!())
     }
 }

@@ -139,7 +139,7 @@ fn check(ctx: &Ctx, value: Value) -> Result<Entry, String> {
     }
     // The rules a local read applies, so what import refuses is never served either.
     crate::store::check_entry(&entry)?;
-    let schema = ctx.tuner(&entry.kernel).map(|t| t.schema());
+    let schema = ctx.kernel(&entry.kernel).map(|t| t.schema());
     entry.table().validate(schema.as_ref()).map_err(|e| format!("invalid decision table: {e}"))?;
     Ok(entry)
 }

@@ -1,8 +1,8 @@
-//! What every subcommand gets: the store, the output format, the linked tuners; and
+//! What every subcommand gets: the store, the output format, the linked kernels; and
 //! how a subcommand fails.
 
 use super::args::Cli;
-use crate::registry::{Tuner, discover_tuners};
+use crate::registry::{KernelInfo, discover_kernels};
 use crate::{KernelSchema, KernelTuningCache};
 use std::collections::BTreeMap;
 
@@ -41,8 +41,8 @@ pub(crate) struct Ctx {
     pub(crate) fingerprint: Option<String>,
     /// `--json`.
     pub(crate) json: bool,
-    /// The tuners linked into this binary.
-    pub(crate) tuners: Vec<&'static Tuner>,
+    /// The kernels linked into this binary.
+    pub(crate) kernels: Vec<&'static KernelInfo>,
 }
 
 impl Ctx {
@@ -63,17 +63,17 @@ impl Ctx {
             Some(fp) => cache.with_fingerprint(fp.clone()),
             None => cache,
         };
-        Ok(Ctx { cache, fingerprint: cli.fingerprint.clone(), json: cli.json, tuners: discover_tuners() })
+        Ok(Ctx { cache, fingerprint: cli.fingerprint.clone(), json: cli.json, kernels: discover_kernels() })
     }
 
-    /// The linked tuner named `kernel`, if any.
-    pub(crate) fn tuner(&self, kernel: &str) -> Option<&'static Tuner> {
-        self.tuners.iter().copied().find(|t| t.name == kernel)
+    /// The linked kernel named `kernel`, if any.
+    pub(crate) fn kernel(&self, kernel: &str) -> Option<&'static KernelInfo> {
+        self.kernels.iter().copied().find(|t| t.name == kernel)
     }
 
     /// The schema of every linked kernel, by name: what its dispatcher validates with.
     pub(crate) fn schemas(&self) -> BTreeMap<String, KernelSchema> {
-        self.tuners.iter().map(|t| (t.name.to_owned(), t.schema())).collect()
+        self.kernels.iter().map(|t| (t.name.to_owned(), t.schema())).collect()
     }
 
     /// `value` as pretty JSON text with a final newline.

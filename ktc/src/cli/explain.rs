@@ -17,7 +17,7 @@ struct Explained {
 }
 
 pub(crate) fn run(ctx: &Ctx, args: &ExplainArgs) -> Result<String, Failure> {
-    let explained = match ctx.tuner(&args.kernel) {
+    let explained = match ctx.kernel(&args.kernel) {
         Some(tuner) => {
             let names: Vec<(&str, AxisKind)> = tuner.axes.iter().map(|a| (a.name, a.kind)).collect();
             let values = axis_values(&args.kernel, &names, &args.axes)?;

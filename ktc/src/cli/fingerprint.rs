@@ -13,7 +13,7 @@ pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
     devices.extend((0..count).map(|d| (Device::Cuda(d), crate::hw_fingerprint_for(d))));
     let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
     let kernels: Vec<(&str, &str, String)> = ctx
-        .tuners
+        .kernels
         .iter()
         .map(|t| (t.name, t.identity.crate_name, Provenance::current(&t.identity).code_version()))
         .collect();

@@ -13,7 +13,7 @@ pub(crate) fn run(ctx: &Ctx, args: &GcArgs) -> Result<String, Failure> {
         dry_run: args.dry_run,
         remove_invalid: false,
         current_code_versions: ctx
-            .tuners
+            .kernels
             .iter()
             .map(|t| (t.name.to_owned(), Provenance::current(&t.identity).code_version()))
             .collect(),
@@ -41,7 +41,7 @@ pub(crate) fn run(ctx: &Ctx, args: &GcArgs) -> Result<String, Failure> {
     for s in &report.invalid {
         let _ = writeln!(out, "  invalid (kept; remove it by hand if unwanted): {s}");
     }
-    if ctx.tuners.is_empty() {
+    if ctx.kernels.is_empty() {
         out.push_str("stale entries are kept: run gc from a binary that links the kernels to remove them\n");
     }
     Ok(out)

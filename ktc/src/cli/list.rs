@@ -9,7 +9,7 @@ use serde_json::json;
 pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
     let judged = judge(ctx);
     if ctx.json {
-        let against = if ctx.tuners.is_empty() { "store" } else { "linked kernels" };
+        let against = if ctx.kernels.is_empty() { "store" } else { "linked kernels" };
         let value = json!({
             "store": ctx.cache.root(),
             "judged_against": against,

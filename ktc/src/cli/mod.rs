@@ -5,7 +5,7 @@
 //! from a binary of its own so the same command line can also re-tune its kernels:
 //!
 //! ```no_run
-//! use my_kernels as _; // links the crate's tuners (linkme needs the crate named)
+//! use my_kernels as _; // links the crate's kernels (linkme needs the crate named)
 //! # mod my_kernels {}
 //!
 //! fn main() -> std::process::ExitCode {

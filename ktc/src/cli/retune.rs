@@ -8,7 +8,7 @@ use serde_json::json;
 use std::time::Duration;
 
 pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
-    if ctx.tuners.is_empty() {
+    if ctx.kernels.is_empty() {
         return Err(Failure::usage(
             "this binary links no kernels, so it cannot tune. Call `ktc::cli::main()` from a binary of \
              your kernel crate (naming it, e.g. `use my_kernels as _;`) and run `retune` there, or run \
@@ -50,7 +50,7 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
     } else {
         summary.to_string()
     };
-    let linked: Vec<&str> = ctx.tuners.iter().map(|t| t.name).collect();
+    let linked: Vec<&str> = ctx.kernels.iter().map(|t| t.name).collect();
     let failure = if !summary.unknown.is_empty() {
         Some(Failure::usage(format!(
             "no linked kernel is named {}; the linked kernels are: {}",

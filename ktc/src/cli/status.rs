@@ -93,7 +93,7 @@ fn host_fingerprints(ctx: &Ctx) -> HashMap<String, usize> {
 
 /// The provenance `entry` should have, as far as this binary can know it.
 fn expected(ctx: &Ctx, host: &HashMap<String, usize>, entry: &Entry) -> Provenance {
-    let tuner = ctx.tuner(&entry.kernel);
+    let tuner = ctx.kernel(&entry.kernel);
     let identity = tuner.map_or(KernelIdentity::UNSPECIFIED, |t| t.identity);
     let ordinal = host.get(&entry.fingerprint).copied();
     let mut p = Provenance::for_device(&identity, ordinal.unwrap_or(0));
@@ -151,7 +151,7 @@ fn rank_newest(judged: &mut [Judged]) {
 mod tests {
     use super::*;
     use crate::cli::args::GcArgs;
-    use crate::registry::{SweepValue, Tuner, TunerAxis, TunerVariant};
+    use crate::registry::{AxisInfo, GridValue, KernelInfo, VariantInfo};
     use crate::{
         Axis, AxisKind, AxisValue, ChoiceSource, DecisionTable, Dispatch, KernelTuningCache, Region,
     };
@@ -160,14 +160,14 @@ mod tests {
         Err(crate::Error::NoCacheDir)
     }
 
-    static TUNER: Tuner = Tuner {
+    static TUNER: KernelInfo = KernelInfo {
         name: "judged",
         module_path: "status::tests::judged",
         identity: KernelIdentity::new("status-test", "0.0.1", "00ff"),
-        axes: &[TunerAxis { name: "n", kind: AxisKind::Numeric, grid: &[SweepValue::Num(1)] }],
+        axes: &[AxisInfo { name: "n", kind: AxisKind::Numeric, grid: &[GridValue::Int(1)] }],
         variants: &[
-            TunerVariant { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
-            TunerVariant {
+            VariantInfo { name: "serial", block_sizes: &[], requires: &[], reference: true, default: false },
+            VariantInfo {
                 name: "parallel",
                 block_sizes: &[128, 256],
                 requires: &[],
@@ -204,8 +204,8 @@ mod tests {
                 ],
             };
             let provenance = Provenance::current(&TUNER.identity);
-            let good = cache.update_with(TUNER.name, &provenance, table.clone()).unwrap();
-            let bad = cache.update_with(TUNER.name, &provenance, table).unwrap();
+            let good = cache.write_table_with(TUNER.name, &provenance, table.clone()).unwrap();
+            let bad = cache.write_table_with(TUNER.name, &provenance, table).unwrap();
             let mut value: serde_json::Value = serde_json::from_slice(&std::fs::read(&bad).unwrap()).unwrap();
             edit(&mut value);
             std::fs::write(&bad, serde_json::to_vec(&value).unwrap()).unwrap();
@@ -214,7 +214,7 @@ mod tests {
                 cache: cache.clone(),
                 fingerprint: Some("fp".into()),
                 json: true,
-                tuners: vec![&TUNER],
+                kernels: vec![&TUNER],
             };
             assert_eq!(served(&cache).as_ref(), Some(&good));
             assert_eq!(current_entry(&ctx, TUNER.name).unwrap().0, good, "show's current entry");

@@ -8,8 +8,8 @@ use crate::verify::{VerifyOptions, verify};
 use std::time::Duration;
 
 pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
-    let Some(tuner) = ctx.tuners.iter().copied().find(|t| t.name == args.kernel) else {
-        let linked: Vec<&str> = ctx.tuners.iter().map(|t| t.name).collect();
+    let Some(tuner) = ctx.kernels.iter().copied().find(|t| t.name == args.kernel) else {
+        let linked: Vec<&str> = ctx.kernels.iter().map(|t| t.name).collect();
         return Err(Failure::usage(format!(
             "no linked kernel is named `{}` (linked: {}); verify runs the kernel, so call it from a binary \
              that links the kernel's crate (`ktc::cli::main()`)",

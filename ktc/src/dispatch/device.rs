@@ -76,14 +76,14 @@ impl Dispatch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{ChoiceSource, KernelIdentity, Tuner, TunerVariant};
+    use crate::{ChoiceSource, KernelIdentity, KernelInfo, VariantInfo};
 
-    static TUNER: Tuner = Tuner {
+    static TUNER: KernelInfo = KernelInfo {
         name: "two_devices",
         module_path: "k::two_devices",
         identity: KernelIdentity::UNSPECIFIED,
         axes: &[],
-        variants: &[TunerVariant {
+        variants: &[VariantInfo {
             name: "serial",
             block_sizes: &[],
             requires: &[],

@@ -14,7 +14,7 @@ mod device;
 
 use crate::decision::{AxisValue, CompiledTable, DecisionTable, Region};
 use crate::entry::Entry;
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 use crate::warn::warn_once;
 use std::path::PathBuf;
 
@@ -68,7 +68,7 @@ impl std::fmt::Display for Choice {
 /// A kernel's loaded decision, ready for the hot path.
 #[derive(Debug)]
 pub struct Dispatch {
-    tuner: &'static Tuner,
+    kernel: &'static KernelInfo,
     index: CompiledTable,
     /// Per cell of `index`: its region's entry of `choices`, so the hot path reads the
     /// decision in one load after the lookup.
@@ -90,42 +90,42 @@ pub struct Dispatch {
 impl Dispatch {
     /// Dispatch from a validated entry: regions whose variant cannot run here (a
     /// missing capability) are rerouted to the fallback, with one warning.
-    pub fn from_entry(tuner: &'static Tuner, path: PathBuf, entry: &Entry) -> Dispatch {
+    pub fn from_entry(kernel: &'static KernelInfo, path: PathBuf, entry: &Entry) -> Dispatch {
         let table = entry.table();
         let index = match CompiledTable::compile(&table) {
             Ok(index) => index,
-            Err(e) => return Dispatch::fallback(tuner, format!("invalid table in {}: {e}", path.display())),
+            Err(e) => return Dispatch::fallback(kernel, format!("invalid table in {}: {e}", path.display())),
         };
-        let fallback = tuner.fallback_index();
+        let fallback = kernel.fallback_index();
         let mut choices = Vec::with_capacity(table.regions.len());
         let mut rerouted = Vec::with_capacity(table.regions.len());
         for region in &table.regions {
-            let found = tuner.variants.iter().position(|v| v.name == region.variant);
+            let found = kernel.variants.iter().position(|v| v.name == region.variant);
             let (choice, why) = match found {
-                Some(i) => match tuner.unavailable_reason(i) {
+                Some(i) => match kernel.unavailable_reason(i) {
                     None => ((i, region.block_size.unwrap_or(0)), None),
                     Some(reason) => {
                         let why = format!("`{}` is unavailable here: {reason}", region.variant);
                         warn_once(format!(
                             "{}: {why}; using `{}` instead",
-                            tuner.name, tuner.variants[fallback].name
+                            kernel.name, kernel.variants[fallback].name
                         ));
-                        ((fallback, default_block(tuner, fallback)), Some(why))
+                        ((fallback, default_block(kernel, fallback)), Some(why))
                     }
                 },
-                // The store validated the entry against the tuner's schema, so this is
+                // The store validated the entry against the kernel's schema, so this is
                 // only reachable for an entry built by hand; fall back all the same.
                 None => (
-                    (fallback, default_block(tuner, fallback)),
+                    (fallback, default_block(kernel, fallback)),
                     Some(format!("unknown variant `{}`", region.variant)),
                 ),
             };
             choices.push(choice);
             rerouted.push(why);
         }
-        let none = (fallback, default_block(tuner, fallback));
+        let none = (fallback, default_block(kernel, fallback));
         Dispatch {
-            tuner,
+            kernel,
             cells: cell_choices(&index, &choices, none),
             index,
             choices: choices.into_boxed_slice(),
@@ -139,18 +139,18 @@ impl Dispatch {
     }
 
     /// Dispatch that always takes the fallback variant, warning once with `reason`.
-    pub fn fallback(tuner: &'static Tuner, reason: String) -> Dispatch {
-        let fallback = tuner.fallback_index();
-        warn_once(format!("{}: {reason}; using `{}`", tuner.name, tuner.variants[fallback].name));
+    pub fn fallback(kernel: &'static KernelInfo, reason: String) -> Dispatch {
+        let fallback = kernel.fallback_index();
+        warn_once(format!("{}: {reason}; using `{}`", kernel.name, kernel.variants[fallback].name));
         let table = DecisionTable {
-            axes: tuner.schema().axes,
-            regions: vec![Region::new(tuner.variants[fallback].name)],
+            axes: kernel.schema().axes,
+            regions: vec![Region::new(kernel.variants[fallback].name)],
         };
-        let choice = (fallback, default_block(tuner, fallback));
+        let choice = (fallback, default_block(kernel, fallback));
         // One catch-all region over the kernel's own axes: always compiles.
         let index = CompiledTable::compile(&table).expect("a one-region table compiles");
         Dispatch {
-            tuner,
+            kernel,
             cells: cell_choices(&index, &[choice], choice),
             index,
             choices: vec![choice].into_boxed_slice(),
@@ -211,7 +211,7 @@ impl Dispatch {
         }
         let region = self.index.find(axes);
         let (variant_index, block) = self.choice_in(region);
-        let variant = &self.tuner.variants[variant_index];
+        let variant = &self.kernel.variants[variant_index];
         let block_size = (!variant.block_sizes.is_empty()).then_some(block);
         let rerouted = self.rerouted.get(region);
         let source = match (&self.entry, &self.fallback_reason, rerouted) {
@@ -251,6 +251,6 @@ fn cell_choices(
 }
 
 /// The block size a variant runs with when no table names one: its first declared.
-fn default_block(tuner: &Tuner, variant: usize) -> usize {
-    tuner.variants[variant].block_sizes.first().copied().unwrap_or(0)
+fn default_block(kernel: &KernelInfo, variant: usize) -> usize {
+    kernel.variants[variant].block_sizes.first().copied().unwrap_or(0)
 }

@@ -1,8 +1,8 @@
-//! A sweep job: what a kernel's sweep entry point ([`Tuner::sweep`](crate::Tuner::sweep))
+//! A sweep job: what a kernel's sweep entry point ([`KernelInfo::sweep`](crate::KernelInfo::sweep))
 //! is asked to do ([`SweepOptions`], [`SweepTask`], [`VerifyOptions`]) and what it
 //! returns ([`SweepReport`], [`VerifyReport`], [`PutOutcome`]).
 //!
-//! These types sit below both the registry, whose [`Tuner`](crate::Tuner) names them, and
+//! These types sit below both the registry, whose [`KernelInfo`](crate::KernelInfo) names them, and
 //! the modules that run or read a job (`sweep`, `verify`, `remote`, `retune`, `cli`), so
 //! every dependency runs one way. Their public paths are the re-exports in
 //! [`ktc::sweep`](crate::sweep), [`ktc::verify`](crate::verify) and

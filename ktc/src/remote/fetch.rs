@@ -185,7 +185,7 @@ mod tests {
         let remote_store = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("fp");
         let table = DecisionTable { axes: vec![Axis::numeric("n")], regions: vec![Region::new("serial")] };
         let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
-        let good = remote_store.update_with("k", &provenance, table).unwrap();
+        let good = remote_store.write_table_with("k", &provenance, table).unwrap();
         let future = good.with_file_name("20991231T235959.999999Z-00000000000000ff.json");
         std::fs::copy(&good, &future).unwrap();
 

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 /// use ktc::{KernelTuningCache, Region};
 ///
 /// let cache = KernelTuningCache::open("/tmp/ktc-cache")?.with_fingerprint("my-host");
-/// cache.update("saxpy", &["n"], vec![Region::new("serial").at_most("n", 1e4), Region::new("parallel")])?;
+/// cache.write_table("saxpy", &["n"], vec![Region::new("serial").at_most("n", 1e4), Region::new("parallel")])?;
 /// # Ok::<(), ktc::Error>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -105,12 +105,12 @@ impl KernelTuningCache {
         }
     }
 
-    /// Writes a new entry for `kernel` with `provenance` and `table` (see
+    /// Writes `table` as a new immutable entry for `kernel` with `provenance` (see
     /// [`new_entry`](Self::new_entry) and [`write_entry`](Self::write_entry)).
     ///
     /// # Errors
     /// As [`write_entry`](Self::write_entry).
-    pub fn update_with(
+    pub fn write_table_with(
         &self,
         kernel: &str,
         provenance: &Provenance,
@@ -119,22 +119,22 @@ impl KernelTuningCache {
         self.write_entry(&self.new_entry(kernel, provenance, table))
     }
 
-    /// Writes a new entry for `kernel` with the provenance of
-    /// [`KernelIdentity::UNSPECIFIED`]. An axis is categorical when some region has an
+    /// Writes `regions` as a new immutable entry for `kernel` with the provenance of
+    /// [`KernelIdentity::UNSPECIFIED`]; earlier entries stay as they are. An axis is categorical when some region has an
     /// equality condition on it, numeric otherwise.
     ///
     /// # Errors
     /// As [`write_entry`](Self::write_entry); an invalid table is
     /// [`Error::InvalidTable`].
-    pub fn update(&self, kernel: &str, axes: &[&str], regions: Vec<Region>) -> Result<PathBuf, Error> {
+    pub fn write_table(&self, kernel: &str, axes: &[&str], regions: Vec<Region>) -> Result<PathBuf, Error> {
         let axes = axes.iter().map(|name| infer_axis(name, &regions)).collect();
         let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
-        self.update_with(kernel, &provenance, DecisionTable { axes, regions })
+        self.write_table_with(kernel, &provenance, DecisionTable { axes, regions })
     }
 
     /// The decision for `query` from the newest valid entry of `kernel` under the
     /// provenance of [`KernelIdentity::UNSPECIFIED`] (the counterpart of
-    /// [`update`](Self::update)).
+    /// [`write_table`](Self::write_table)).
     pub fn lookup(&self, kernel: &str, query: &[(&str, AxisValue<'_>)]) -> Lookup {
         let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
         self.lookup_with(kernel, &provenance, None, query)

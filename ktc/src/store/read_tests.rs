@@ -14,7 +14,7 @@ fn files_that_vanish_after_the_listing_make_the_lookup_list_again() {
     let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("fp");
     let provenance = Provenance::current(&KernelIdentity::UNSPECIFIED);
     let table = DecisionTable { axes: vec![Axis::numeric("n")], regions: vec![Region::new("serial")] };
-    let kept = cache.update_with("k", &provenance, table).unwrap();
+    let kept = cache.write_table_with("k", &provenance, table).unwrap();
     let folder = kept.parent().unwrap().to_owned();
     // The first listing names two files gc removed since; the second what gc kept.
     let gone: Vec<PathBuf> =

@@ -9,7 +9,7 @@ use super::refine::bound_between;
 use super::sweeper::{Sweeper, point_map};
 use crate::decision::{GridValues, Winner, compact_regions_within};
 use crate::entry::{Entry, Measurement, SCHEMA};
-use crate::registry::SweepValue;
+use crate::registry::GridValue;
 use crate::{Condition, Error, Provenance, Region};
 
 /// The refined grid with every cell's decision final (after every exclusion).
@@ -139,19 +139,19 @@ fn place_bounds_between(regions: &mut [Region], grids: &[GridValues], axes: &[cr
     }
 }
 
-pub(super) fn grid_values(grid: &[SweepValue]) -> GridValues {
+pub(super) fn grid_values(grid: &[GridValue]) -> GridValues {
     let labels: Vec<String> = grid
         .iter()
         .filter_map(|v| match v {
-            SweepValue::Label(l) => Some(l.to_string()),
-            SweepValue::Num(_) => None,
+            GridValue::Label(l) => Some(l.to_string()),
+            GridValue::Int(_) => None,
         })
         .collect();
     if !labels.is_empty() {
         return GridValues::Categorical(labels);
     }
     let mut nums: Vec<f64> =
-        grid.iter().filter_map(|v| if let SweepValue::Num(n) = v { Some(*n as f64) } else { None }).collect();
+        grid.iter().filter_map(|v| if let GridValue::Int(n) = v { Some(*n as f64) } else { None }).collect();
     nums.sort_by(f64::total_cmp);
     nums.dedup();
     GridValues::Numeric(nums)

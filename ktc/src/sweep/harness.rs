@@ -1,6 +1,6 @@
 //! The per-kernel half of a sweep, implemented by `#[tunable]`'s generated code.
 
-use crate::registry::SweepValue;
+use crate::registry::GridValue;
 
 /// Builds, runs and checks one kernel's variants for the sweep.
 ///
@@ -16,7 +16,7 @@ pub trait Harness {
     type Output;
 
     /// Builds the arguments for a grid point (values in the kernel's axis order).
-    fn build(&self, point: &[SweepValue]) -> Result<Self::Inputs, String>;
+    fn build(&self, point: &[GridValue]) -> Result<Self::Inputs, String>;
 
     /// Runs variant `variant` (declaration order) on `inputs`, in place. This is the
     /// timed part; `block_size` is `Some` exactly for variants that take one.

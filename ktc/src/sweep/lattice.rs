@@ -2,7 +2,7 @@
 //! midpoints refinement added), and per cell of their cartesian product the decision
 //! known there, measured or inferred from its neighbours.
 
-use crate::registry::SweepValue;
+use crate::registry::GridValue;
 
 /// What is known at one cell.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,7 +46,7 @@ impl Cell {
 /// Axis values and cells in row-major order (last axis fastest).
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Lattice {
-    pub values: Vec<Vec<SweepValue>>,
+    pub values: Vec<Vec<GridValue>>,
     pub cells: Vec<Cell>,
 }
 
@@ -70,7 +70,7 @@ impl Lattice {
     }
 
     /// The axis values of cell `flat`.
-    pub(crate) fn point(&self, flat: usize) -> Vec<SweepValue> {
+    pub(crate) fn point(&self, flat: usize) -> Vec<GridValue> {
         self.coords(flat).iter().zip(&self.values).map(|(&i, v)| v[i]).collect()
     }
 
@@ -80,8 +80,8 @@ impl Lattice {
         &mut self,
         axis: usize,
         pos: usize,
-        value: SweepValue,
-        mut fill: impl FnMut(&[SweepValue], &Cell, &Cell) -> Cell,
+        value: GridValue,
+        mut fill: impl FnMut(&[GridValue], &Cell, &Cell) -> Cell,
     ) {
         let old = self.clone();
         self.values[axis].insert(pos, value);
@@ -131,26 +131,26 @@ mod tests {
         // 2 × 2: n ∈ {1, 9}, k ∈ {a, b}; cell value = 10·n-index + k-index.
         let mut lattice = Lattice {
             values: vec![
-                vec![SweepValue::Num(1), SweepValue::Num(9)],
-                vec![SweepValue::Label("a"), SweepValue::Label("b")],
+                vec![GridValue::Int(1), GridValue::Int(9)],
+                vec![GridValue::Label("a"), GridValue::Label("b")],
             ],
             cells: vec![cell(0), cell(1), cell(10), cell(11)],
         };
         let mut filled = Vec::new();
-        lattice.insert(0, 1, SweepValue::Num(3), |point, lo, hi| {
+        lattice.insert(0, 1, GridValue::Int(3), |point, lo, hi| {
             filled.push(point.to_vec());
             cell(100 + lo.acceptable[0] + hi.acceptable[0])
         });
         assert_eq!(
             filled,
             vec![
-                vec![SweepValue::Num(3), SweepValue::Label("a")],
-                vec![SweepValue::Num(3), SweepValue::Label("b")],
+                vec![GridValue::Int(3), GridValue::Label("a")],
+                vec![GridValue::Int(3), GridValue::Label("b")],
             ]
         );
         let firsts: Vec<usize> = lattice.cells.iter().map(|c| c.acceptable[0]).collect();
         assert_eq!(firsts, vec![0, 1, 110, 112, 10, 11]);
-        assert_eq!(lattice.point(3), vec![SweepValue::Num(3), SweepValue::Label("b")]);
+        assert_eq!(lattice.point(3), vec![GridValue::Int(3), GridValue::Label("b")]);
         assert_eq!(lattice.flat(&[2, 1]), 5);
     }
 

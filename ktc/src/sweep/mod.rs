@@ -7,7 +7,6 @@
 //! winners, deriving regions, writing the entry — lives here.
 
 mod approx;
-mod cargo_test;
 mod derive;
 mod harness;
 mod lattice;
@@ -22,13 +21,14 @@ mod sample;
 mod sweeper;
 mod timing;
 mod tune;
+mod tune_in_test;
 mod values;
 mod verify;
 
 pub use crate::job::{ProgressGroup, SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use approx::Approx;
-pub use cargo_test::cargo_test;
 pub use harness::Harness;
 pub use release::{RELEASE_VAR, TestBuild};
 pub use run::run;
-pub use values::FromSweepValue;
+pub use tune_in_test::tune_in_test;
+pub use values::FromGridValue;

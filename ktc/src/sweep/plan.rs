@@ -2,7 +2,7 @@
 //! candidates that can run here.
 
 use crate::entry::Exclusion;
-use crate::registry::{SweepValue, Tuner};
+use crate::registry::{GridValue, KernelInfo};
 
 /// One (variant, block size) the sweep times.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,7 +13,7 @@ pub(crate) struct Candidate {
 
 /// The grid in row-major order (last axis fastest) and the candidates.
 pub(crate) struct Plan {
-    pub points: Vec<Vec<SweepValue>>,
+    pub points: Vec<Vec<GridValue>>,
     pub candidates: Vec<Candidate>,
     /// The order in which candidates tied with the fastest win a point: the fallback
     /// variant's, the reference's, then the others in declaration order — so two sweeps
@@ -24,7 +24,7 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn new(tuner: &Tuner) -> Result<Plan, String> {
+    pub(super) fn new(tuner: &KernelInfo) -> Result<Plan, String> {
         if tuner.axes.iter().any(|a| a.grid.is_empty()) {
             return Err("an axis has an empty sweep grid".into());
         }
@@ -61,7 +61,7 @@ impl Plan {
 }
 
 /// Every point of the cartesian product of the axes' grids, last axis fastest.
-fn grid_points(tuner: &Tuner) -> Vec<Vec<SweepValue>> {
+fn grid_points(tuner: &KernelInfo) -> Vec<Vec<GridValue>> {
     let mut points = vec![Vec::new()];
     for axis in tuner.axes {
         points = points

@@ -3,7 +3,7 @@
 //! midpoint and repeat until every crossover is bracketed within a factor.
 
 use super::lattice::{Cell, Lattice};
-use crate::registry::SweepValue;
+use crate::registry::GridValue;
 
 /// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
 /// the bracket is within `factor` (or holds no integer).
@@ -36,7 +36,7 @@ pub(crate) fn refine(
     numeric: &[bool],
     factor: f64,
     max_cells: usize,
-    measure: &mut dyn FnMut(&[SweepValue]) -> Option<Cell>,
+    measure: &mut dyn FnMut(&[GridValue]) -> Option<Cell>,
     afford: &mut dyn FnMut(usize) -> bool,
 ) -> usize {
     let mut measured = 0;
@@ -48,7 +48,7 @@ pub(crate) fn refine(
         if lattice.cells.len() + per_line > max_cells {
             break;
         }
-        lattice.insert(axis, i + 1, SweepValue::Num(mid), |point, lo, hi| {
+        lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
             if !Cell::crossover(lo, hi) {
                 return Cell::inferred(lo, hi);
             }
@@ -80,7 +80,7 @@ fn widest_open_bracket(
             continue;
         }
         for i in 0..values.len().saturating_sub(1) {
-            let (SweepValue::Num(lo), SweepValue::Num(hi)) = (values[i], values[i + 1]) else { continue };
+            let (GridValue::Int(lo), GridValue::Int(hi)) = (values[i], values[i + 1]) else { continue };
             let Some(mid) = midpoint(lo, hi, factor) else { continue };
             let width = if lo == 0 { f64::INFINITY } else { (hi as f64 / lo as f64).ln() };
             if best.as_ref().is_some_and(|(w, _)| *w >= width) {
@@ -143,8 +143,8 @@ mod tests {
         let labels = ["host", "gpu", "other"];
         let mut lattice = Lattice {
             values: vec![
-                vec![SweepValue::Num(1_000), SweepValue::Num(1_000_000)],
-                labels.iter().map(|l| SweepValue::Label(l)).collect(),
+                vec![GridValue::Int(1_000), GridValue::Int(1_000_000)],
+                labels.iter().map(|l| GridValue::Label(l)).collect(),
             ],
             cells: [1_000, 1_000_000]
                 .iter()
@@ -152,8 +152,8 @@ mod tests {
                 .collect(),
         };
         let mut seen = Vec::new();
-        let mut measure = |p: &[SweepValue]| {
-            let (SweepValue::Num(n), SweepValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
+        let mut measure = |p: &[GridValue]| {
+            let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
             seen.push(l);
             Some(cell(winner(n, l)))
         };
@@ -163,7 +163,7 @@ mod tests {
         for (li, label) in labels.iter().enumerate().take(2) {
             let c = crossover(label).unwrap();
             let ns: Vec<u64> =
-                lattice.values[0].iter().map(|v| if let SweepValue::Num(n) = v { *n } else { 0 }).collect();
+                lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
             let i = ns.iter().position(|&n| n > c).unwrap();
             let (lo, hi) = (ns[i - 1], ns[i]);
             assert!(hi as f64 / lo as f64 <= 1.25, "{label}: bracket {lo}..{hi}");
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn the_budget_stops_refinement() {
         let mut lattice = Lattice {
-            values: vec![vec![SweepValue::Num(1), SweepValue::Num(1 << 20)]],
+            values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
             cells: vec![cell(0), cell(1)],
         };
         let mut calls = 0;
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(measured, 2);
         assert_eq!(lattice.values[0].len(), 4);
         // The cell cap stops it too: 2 cells, room for 3 values.
-        let values = vec![vec![SweepValue::Num(1), SweepValue::Num(1 << 20)]];
+        let values = vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]];
         let mut lattice = Lattice { values, cells: vec![cell(0), cell(1)] };
         refine(&mut lattice, &[true], 1.25, 3, &mut |_| Some(cell(0)), &mut |_| true);
         assert_eq!(lattice.values[0].len(), 3);

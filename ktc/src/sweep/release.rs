@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 
 /// Set to `0` (or `false`, `no`, `off`), the sweep test measures in the build it finds
 /// itself in, and its entry serves that build's profile only.
@@ -63,7 +63,7 @@ pub(super) enum Where {
 }
 
 /// Decides where `tuner`'s sweep test measures.
-pub(super) fn decide(tuner: &Tuner, build: &TestBuild) -> Where {
+pub(super) fn decide(tuner: &KernelInfo, build: &TestBuild) -> Where {
     if tuner.identity.build.profile == "release" || std::env::var_os(CHILD_VAR).is_some() {
         return Where::Here(None);
     }
@@ -91,7 +91,7 @@ fn opted_out() -> bool {
 /// `$CARGO test --release -p PKG <target> --target-dir DIR -- PATH::ktc_sweep --exact
 /// --nocapture`, with the environment inherited (`KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
 /// `KTC_CACHE_DIR`, `KTC_FINGERPRINT`, ...).
-fn command(cargo: OsString, tuner: &Tuner, build: &TestBuild, target_dir: &Path) -> Command {
+fn command(cargo: OsString, tuner: &KernelInfo, build: &TestBuild, target_dir: &Path) -> Command {
     let mut cmd = Command::new(cargo);
     cmd.arg("test").arg("--release");
     cmd.arg("--manifest-path").arg(Path::new(build.manifest_dir).join("Cargo.toml"));
@@ -131,7 +131,7 @@ fn test_target_name(manifest_dir: &Path, crate_name: &str) -> String {
 
 /// The features this build has, exactly (`--no-default-features --features a,b`), so the
 /// child compiles the same code; nothing where the package declares none.
-pub(super) fn feature_args(tuner: &Tuner) -> Vec<String> {
+pub(super) fn feature_args(tuner: &KernelInfo) -> Vec<String> {
     if tuner.identity.features.is_empty() {
         return Vec::new();
     }
@@ -144,7 +144,7 @@ pub(super) fn feature_args(tuner: &Tuner) -> Vec<String> {
 }
 
 /// The generated test's path inside its crate: `module::path::ktc_sweep`.
-pub(super) fn test_path(tuner: &Tuner) -> String {
+pub(super) fn test_path(tuner: &KernelInfo) -> String {
     match tuner.module_path.split_once("::") {
         Some((_, rest)) => format!("{rest}::ktc_sweep"),
         None => "ktc_sweep".to_owned(),
@@ -222,7 +222,7 @@ mod tests {
 
     #[test]
     fn the_child_command_is_an_exact_release_test_in_its_own_target_dir() {
-        static TUNER: Tuner = Tuner {
+        static TUNER: KernelInfo = KernelInfo {
             name: "sumsq",
             module_path: "my_kernels::sumsq",
             identity: KernelIdentity::UNSPECIFIED,
@@ -237,7 +237,7 @@ mod tests {
              --target-dir /t/ktc-release -- sumsq::ktc_sweep --exact --nocapture"
         );
         // A package with features: the child gets exactly this build's.
-        let with = |features| Tuner {
+        let with = |features| KernelInfo {
             identity: KernelIdentity { features, ..KernelIdentity::UNSPECIFIED },
             ..TUNER
         };

@@ -3,14 +3,14 @@
 
 use super::release::{RELEASE_VAR, test_path};
 use super::{SweepMode, SweepOptions};
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 
 /// E.g. `KTC_SWEEP=quick KTC_SWEEP_BUDGET_S=5 cargo test --release -p my-kernels --
 /// sumsq::ktc_sweep --exact --nocapture`. `--release` where the kernel's crate was
 /// built with optimisations (else `KTC_SWEEP_RELEASE=0`, so the debug build measures
 /// itself); `KTC_SWEEP_DEVICE` for a device other than 0; `KTC_FINGERPRINT` where the
 /// entry's fingerprint is not the one this host computes for that device.
-pub(super) fn command(tuner: &Tuner, options: &SweepOptions, fingerprint: &str) -> String {
+pub(super) fn command(tuner: &KernelInfo, options: &SweepOptions, fingerprint: &str) -> String {
     let mut env = vec![format!(
         "KTC_SWEEP={}",
         match options.mode {
@@ -45,7 +45,7 @@ mod tests {
     use super::*;
     use crate::{BuildInfo, KernelIdentity};
 
-    static RELEASE: Tuner = Tuner {
+    static RELEASE: KernelInfo = KernelInfo {
         name: "sumsq",
         module_path: "my_kernels::ops::sumsq",
         identity: KernelIdentity {
@@ -76,7 +76,7 @@ mod tests {
             "KTC_SWEEP=full KTC_SWEEP_BUDGET_S=5 KTC_SWEEP_DEVICE=1 cargo test --release -p my-kernels \
              -- ops::sumsq::ktc_sweep --exact --nocapture"
         );
-        let debug = Tuner { identity: KernelIdentity::new("my-kernels", "1.0.0", ""), ..RELEASE };
+        let debug = KernelInfo { identity: KernelIdentity::new("my-kernels", "1.0.0", ""), ..RELEASE };
         let quick = SweepOptions::default();
         let line = command(&debug, &quick, "fleet-a");
         assert_eq!(

@@ -4,9 +4,9 @@
 use super::harness::Harness;
 use super::{SweepOptions, SweepReport, SweepTask};
 use crate::Error;
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 
-/// Sweeps `tuner`'s kernel through `harness` and writes one entry to the store (or,
+/// Sweeps `kernel` through `harness` and writes one entry to the store (or,
 /// as `options.task` asks, verifies the stored entry, or refines it).
 ///
 /// For each grid point: build the inputs, verify every available (variant, block
@@ -29,15 +29,15 @@ use crate::registry::Tuner;
 /// grid's top; such inputs cannot exist on this host anyway. A sweep where no point can
 /// be built fails.
 pub fn run<H: Harness>(
-    tuner: &'static Tuner,
+    kernel: &'static KernelInfo,
     harness: &H,
     options: &SweepOptions,
 ) -> Result<SweepReport, Error> {
     // Every CUDA variant measured here runs on the device the entry is for.
     let _device = crate::cuda::DeviceScope::enter(options.device);
     match &options.task {
-        SweepTask::Tune => super::tune::tune(tuner, harness, options, None),
-        SweepTask::Verify(verify) => super::verify::verify(tuner, harness, options, verify),
-        SweepTask::Refine(verify) => super::verify::refine_flagged(tuner, harness, options, verify),
+        SweepTask::Tune => super::tune::tune(kernel, harness, options, None),
+        SweepTask::Verify(verify) => super::verify::verify(kernel, harness, options, verify),
+        SweepTask::Refine(verify) => super::verify::refine_flagged(kernel, harness, options, verify),
     }
 }

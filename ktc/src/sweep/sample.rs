@@ -2,7 +2,7 @@
 //! grid value, avoiding the grid values themselves; labels drawn uniformly.
 
 use crate::AxisKind;
-use crate::registry::{SweepValue, TunerAxis};
+use crate::registry::{AxisInfo, GridValue};
 
 /// SplitMix64: a tiny deterministic generator, so a seed names a set of points.
 struct Rng(u64);
@@ -23,17 +23,17 @@ impl Rng {
 }
 
 /// `count` points over `axes`, reproducible from `seed`.
-pub(super) fn sample_points(axes: &[TunerAxis], count: usize, seed: u64) -> Vec<Vec<SweepValue>> {
+pub(super) fn sample_points(axes: &[AxisInfo], count: usize, seed: u64) -> Vec<Vec<GridValue>> {
     let mut rng = Rng(seed);
     (0..count).map(|_| axes.iter().map(|axis| sample_axis(axis, &mut rng)).collect()).collect()
 }
 
-fn sample_axis(axis: &TunerAxis, rng: &mut Rng) -> SweepValue {
-    if axis.kind == AxisKind::Categorical || axis.grid.iter().any(|v| matches!(v, SweepValue::Label(_))) {
+fn sample_axis(axis: &AxisInfo, rng: &mut Rng) -> GridValue {
+    if axis.kind == AxisKind::Categorical || axis.grid.iter().any(|v| matches!(v, GridValue::Label(_))) {
         return axis.grid[(rng.next() % axis.grid.len() as u64) as usize];
     }
     let nums: Vec<u64> =
-        axis.grid.iter().filter_map(|v| if let SweepValue::Num(n) = v { Some(*n) } else { None }).collect();
+        axis.grid.iter().filter_map(|v| if let GridValue::Int(n) = v { Some(*n) } else { None }).collect();
     let (lo, hi) = (nums.iter().copied().min().unwrap_or(0), nums.iter().copied().max().unwrap_or(0));
     let (llo, lhi) = ((lo.max(1) as f64).ln(), (hi.max(1) as f64).ln());
     // Off the grid where the range leaves room (a few tries), else anything in range.
@@ -44,7 +44,7 @@ fn sample_axis(axis: &TunerAxis, rng: &mut Rng) -> SweepValue {
             break;
         }
     }
-    SweepValue::Num(value)
+    GridValue::Int(value)
 }
 
 #[cfg(test)]
@@ -53,18 +53,18 @@ mod tests {
 
     #[test]
     fn samples_stay_in_range_off_grid_and_are_reproducible() {
-        let n: &'static [SweepValue] =
-            &[SweepValue::Num(1_000), SweepValue::Num(100_000), SweepValue::Num(1_000_000)];
-        let loc: &'static [SweepValue] = &[SweepValue::Label("host"), SweepValue::Label("device")];
+        let n: &'static [GridValue] =
+            &[GridValue::Int(1_000), GridValue::Int(100_000), GridValue::Int(1_000_000)];
+        let loc: &'static [GridValue] = &[GridValue::Label("host"), GridValue::Label("device")];
         let axes = [
-            TunerAxis { name: "n", kind: AxisKind::Numeric, grid: n },
-            TunerAxis { name: "loc", kind: AxisKind::Categorical, grid: loc },
+            AxisInfo { name: "n", kind: AxisKind::Numeric, grid: n },
+            AxisInfo { name: "loc", kind: AxisKind::Categorical, grid: loc },
         ];
         let points = sample_points(&axes, 200, 7);
         assert_eq!(points, sample_points(&axes, 200, 7));
         let mut below_grid_mid = 0;
         for p in &points {
-            let SweepValue::Num(v) = p[0] else { panic!("{p:?}") };
+            let GridValue::Int(v) = p[0] else { panic!("{p:?}") };
             assert!((1_000..=1_000_000).contains(&v) && !n.contains(&p[0]), "{v}");
             below_grid_mid += usize::from(v < 31_623);
             assert!(loc.contains(&p[1]));

@@ -8,24 +8,28 @@ use super::plan::Plan;
 use super::timing::{decide, near};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
-use crate::registry::{SweepValue, Tuner};
+use crate::registry::{GridValue, KernelInfo};
 use crate::{Error, KernelTuningCache};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// What a sweep has measured so far.
 pub(super) struct Sweeper<'a, H: Harness> {
-    pub tuner: &'static Tuner,
+    pub tuner: &'static KernelInfo,
     pub harness: &'a H,
     pub plan: Plan,
     pub rounds: Rounds,
     pub live: Vec<bool>,
     pub excluded: Vec<Exclusion>,
-    pub results: Vec<(Vec<SweepValue>, PointResult)>,
+    pub results: Vec<(Vec<GridValue>, PointResult)>,
 }
 
 impl<'a, H: Harness> Sweeper<'a, H> {
-    pub(super) fn new(tuner: &'static Tuner, harness: &'a H, options: &SweepOptions) -> Result<Self, Error> {
+    pub(super) fn new(
+        tuner: &'static KernelInfo,
+        harness: &'a H,
+        options: &SweepOptions,
+    ) -> Result<Self, Error> {
         let plan =
             Plan::new(tuner).map_err(|reason| Error::Sweep { kernel: tuner.name.to_string(), reason })?;
         let live = vec![true; plan.candidates.len()];
@@ -35,7 +39,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
 
     /// Measures one point within `cap`: the index of its result, or why its inputs
     /// could not be built.
-    pub(super) fn measure(&mut self, point: &[SweepValue], cap: Duration) -> Result<usize, String> {
+    pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, String> {
         let inputs = self.harness.build(point)?;
         let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap);
         for (candidate, reason) in &result.failed {
@@ -82,10 +86,10 @@ pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
 }
 
 fn verification_failure(
-    tuner: &Tuner,
+    tuner: &KernelInfo,
     plan: &Plan,
     candidate: usize,
-    point: &[SweepValue],
+    point: &[GridValue],
     reason: &str,
 ) -> Exclusion {
     let c = plan.candidates[candidate];
@@ -100,29 +104,29 @@ fn verification_failure(
     }
 }
 
-pub(super) fn point_map(tuner: &Tuner, point: &[SweepValue]) -> BTreeMap<String, serde_json::Value> {
+pub(super) fn point_map(tuner: &KernelInfo, point: &[GridValue]) -> BTreeMap<String, serde_json::Value> {
     tuner
         .axes
         .iter()
         .zip(point)
         .map(|(axis, v)| {
             let value = match v {
-                SweepValue::Num(n) => serde_json::Value::from(*n),
-                SweepValue::Label(l) => serde_json::Value::from(*l),
+                GridValue::Int(n) => serde_json::Value::from(*n),
+                GridValue::Label(l) => serde_json::Value::from(*l),
             };
             (axis.name.to_string(), value)
         })
         .collect()
 }
 
-pub(super) fn point_label(tuner: &Tuner, point: &[SweepValue]) -> String {
+pub(super) fn point_label(tuner: &KernelInfo, point: &[GridValue]) -> String {
     let parts: Vec<String> = tuner
         .axes
         .iter()
         .zip(point)
         .map(|(axis, v)| match v {
-            SweepValue::Num(n) => format!("{}={n}", axis.name),
-            SweepValue::Label(l) => format!("{}={l}", axis.name),
+            GridValue::Int(n) => format!("{}={n}", axis.name),
+            GridValue::Label(l) => format!("{}={l}", axis.name),
         })
         .collect();
     parts.join(", ")

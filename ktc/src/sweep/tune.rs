@@ -9,7 +9,7 @@ use super::refine::refine;
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
-use crate::registry::{SweepValue, Tuner, TunerAxis};
+use crate::registry::{AxisInfo, GridValue, KernelInfo};
 use crate::{AxisKind, Error};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -32,7 +32,7 @@ const MIN_MAX_CELLS: usize = 2048;
 
 /// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
 pub(super) fn tune<H: Harness>(
-    tuner: &'static Tuner,
+    tuner: &'static KernelInfo,
     harness: &H,
     options: &SweepOptions,
     seed: Option<(Sweeper<'_, H>, Lattice)>,
@@ -90,15 +90,15 @@ fn sweep_grid<H: Harness>(sweeper: &mut Sweeper<'_, H>, options: &SweepOptions, 
 /// The lattice of the measured grid points: numeric values ascending, labels in grid
 /// order.
 fn grid_lattice<H: Harness>(sweeper: &Sweeper<'_, H>) -> Result<Lattice, String> {
-    let points: Vec<Vec<SweepValue>> = sweeper.results.iter().map(|(p, _)| p.clone()).collect();
+    let points: Vec<Vec<GridValue>> = sweeper.results.iter().map(|(p, _)| p.clone()).collect();
     let mut values = measured_grids(sweeper.tuner.axes, &points)?;
     for v in &mut values {
         v.sort_by_key(|x| match x {
-            SweepValue::Num(n) => (*n, 0),
-            SweepValue::Label(_) => (0, 0),
+            GridValue::Int(n) => (*n, 0),
+            GridValue::Label(_) => (0, 0),
         });
     }
-    let index: HashMap<&[SweepValue], usize> =
+    let index: HashMap<&[GridValue], usize> =
         points.iter().enumerate().map(|(i, p)| (p.as_slice(), i)).collect();
     let mut lattice = Lattice { values, cells: Vec::new() };
     let total: usize = lattice.values.iter().map(Vec::len).product();
@@ -135,7 +135,7 @@ fn refine_lattice<H: Harness>(
         }
         fits
     };
-    let mut measure = |point: &[SweepValue]| {
+    let mut measure = |point: &[GridValue]| {
         let cap = per_point.min(remaining());
         let cell = sweeper.measure(point, cap).ok().map(|i| sweeper.cell(i));
         progress.point_done(&point_label(sweeper.tuner, point));
@@ -154,7 +154,7 @@ fn refine_lattice<H: Harness>(
 }
 
 /// Marks a grid point whose inputs could not be built: every variant (`*`) skips it.
-fn unbuildable(tuner: &Tuner, point: &[SweepValue], reason: String) -> Exclusion {
+fn unbuildable(tuner: &KernelInfo, point: &[GridValue], reason: String) -> Exclusion {
     Exclusion {
         variant: "*".into(),
         block_size: None,
@@ -167,13 +167,13 @@ fn unbuildable(tuner: &Tuner, point: &[SweepValue], reason: String) -> Exclusion
 /// Regions are derived on that sub-grid, so it must be whole: the measured points
 /// must be exactly its cartesian product (dropping a label such as `device` keeps it
 /// whole; skipping scattered points does not, and is an error).
-fn measured_grids(axes: &[TunerAxis], measured: &[Vec<SweepValue>]) -> Result<Vec<Vec<SweepValue>>, String> {
+fn measured_grids(axes: &[AxisInfo], measured: &[Vec<GridValue>]) -> Result<Vec<Vec<GridValue>>, String> {
     if measured.is_empty() {
         return Err("no grid point's inputs could be built (see the excluded points)".into());
     }
-    let sub: Vec<Vec<SweepValue>> = (0..axes.len())
+    let sub: Vec<Vec<GridValue>> = (0..axes.len())
         .map(|a| {
-            let mut values: Vec<SweepValue> = Vec::new();
+            let mut values: Vec<GridValue> = Vec::new();
             for v in axes[a].grid {
                 if !values.contains(v) && measured.iter().any(|p| p[a] == *v) {
                     values.push(*v);
@@ -194,17 +194,17 @@ mod tests {
 
     #[test]
     fn measured_grids_keep_whole_sub_grids_only() {
-        let grid_n: &'static [SweepValue] = &[SweepValue::Num(1), SweepValue::Num(2)];
-        let grid_loc: &'static [SweepValue] = &[SweepValue::Label("host"), SweepValue::Label("device")];
+        let grid_n: &'static [GridValue] = &[GridValue::Int(1), GridValue::Int(2)];
+        let grid_loc: &'static [GridValue] = &[GridValue::Label("host"), GridValue::Label("device")];
         let axes = [
-            TunerAxis { name: "n", kind: crate::AxisKind::Numeric, grid: grid_n },
-            TunerAxis { name: "loc", kind: crate::AxisKind::Categorical, grid: grid_loc },
+            AxisInfo { name: "n", kind: crate::AxisKind::Numeric, grid: grid_n },
+            AxisInfo { name: "loc", kind: crate::AxisKind::Categorical, grid: grid_loc },
         ];
-        let point = |n, l| vec![SweepValue::Num(n), SweepValue::Label(l)];
+        let point = |n, l| vec![GridValue::Int(n), GridValue::Label(l)];
         let host_only = [point(1, "host"), point(2, "host")];
         let grids = measured_grids(&axes, &host_only).unwrap();
         assert_eq!(grids[0], grid_n.to_vec());
-        assert_eq!(grids[1], vec![SweepValue::Label("host")]);
+        assert_eq!(grids[1], vec![GridValue::Label("host")]);
         let scattered = [point(1, "host"), point(2, "device")];
         assert!(measured_grids(&axes, &scattered).unwrap_err().contains("whole sub-grid"));
         assert!(measured_grids(&axes, &[]).unwrap_err().contains("no grid point"));

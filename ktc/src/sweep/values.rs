@@ -1,22 +1,22 @@
 //! Grid values converted to `#[inputs]` parameter types.
 
 use crate::Location;
-use crate::registry::SweepValue;
+use crate::registry::GridValue;
 
 /// A type an `#[inputs]` parameter may have: built from one grid value.
-pub trait FromSweepValue: Sized {
+pub trait FromGridValue: Sized {
     /// Converts, or says why not (out of range, wrong kind, unknown label).
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String>;
+    fn from_grid_value(value: GridValue) -> Result<Self, String>;
 }
 
 macro_rules! from_sweep_int {
     ($($t:ty),*) => {$(
-        impl FromSweepValue for $t {
-            fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
+        impl FromGridValue for $t {
+            fn from_grid_value(value: GridValue) -> Result<Self, String> {
                 match value {
-                    SweepValue::Num(v) => <$t>::try_from(v)
+                    GridValue::Int(v) => <$t>::try_from(v)
                         .map_err(|_| format!("{v} does not fit in {}", stringify!($t))),
-                    SweepValue::Label(l) => Err(format!("expected a number, found label `{l}`")),
+                    GridValue::Label(l) => Err(format!("expected a number, found label `{l}`")),
                 }
             }
         }
@@ -24,42 +24,42 @@ macro_rules! from_sweep_int {
 }
 from_sweep_int!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
-impl FromSweepValue for f64 {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
+impl FromGridValue for f64 {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
         match value {
-            SweepValue::Num(v) => Ok(v as f64),
-            SweepValue::Label(l) => Err(format!("expected a number, found label `{l}`")),
+            GridValue::Int(v) => Ok(v as f64),
+            GridValue::Label(l) => Err(format!("expected a number, found label `{l}`")),
         }
     }
 }
 
-impl FromSweepValue for f32 {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
-        f64::from_sweep_value(value).map(|v| v as f32)
+impl FromGridValue for f32 {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
+        f64::from_grid_value(value).map(|v| v as f32)
     }
 }
 
-impl FromSweepValue for Location {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
+impl FromGridValue for Location {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
         match value {
-            SweepValue::Label("host") => Ok(Location::Host),
-            SweepValue::Label("device") => Ok(Location::Device),
+            GridValue::Label("host") => Ok(Location::Host),
+            GridValue::Label("device") => Ok(Location::Device),
             other => Err(format!("expected `host` or `device`, found {other:?}")),
         }
     }
 }
 
-impl FromSweepValue for &'static str {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
+impl FromGridValue for &'static str {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
         match value {
-            SweepValue::Label(l) => Ok(l),
-            SweepValue::Num(v) => Err(format!("expected a label, found {v}")),
+            GridValue::Label(l) => Ok(l),
+            GridValue::Int(v) => Err(format!("expected a label, found {v}")),
         }
     }
 }
 
-impl FromSweepValue for String {
-    fn from_sweep_value(value: SweepValue) -> Result<Self, String> {
-        <&'static str>::from_sweep_value(value).map(str::to_owned)
+impl FromGridValue for String {
+    fn from_grid_value(value: GridValue) -> Result<Self, String> {
+        <&'static str>::from_grid_value(value).map(str::to_owned)
     }
 }

@@ -10,7 +10,7 @@ use super::timing::Timed;
 use super::tune::tune;
 use super::{SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
-use crate::registry::{SweepValue, Tuner};
+use crate::registry::{GridValue, KernelInfo};
 use crate::store::LookupStatus;
 use crate::{AxisKind, ChoiceSource, Dispatch, Entry, Error, Provenance};
 use std::collections::{BTreeMap, HashMap};
@@ -20,7 +20,7 @@ use std::path::PathBuf;
 const VERIFY_ROUNDS: Rounds = Rounds { min: 7, max: 41, floor: 5 };
 
 /// The current entry of `tuner` in the options' store, or why there is none.
-fn current_entry(tuner: &'static Tuner, options: &SweepOptions) -> Result<(PathBuf, Entry), Error> {
+fn current_entry(tuner: &'static KernelInfo, options: &SweepOptions) -> Result<(PathBuf, Entry), Error> {
     let cache = open_cache(options)?;
     let provenance = Provenance::for_device(&tuner.identity, options.device);
     match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
@@ -35,7 +35,7 @@ fn current_entry(tuner: &'static Tuner, options: &SweepOptions) -> Result<(PathB
 /// The current entry verified: the sweeper that timed it (its results are the sampled
 /// points, in order), the entry's path, the entry and the report.
 fn verified<'a, H: Harness>(
-    tuner: &'static Tuner,
+    tuner: &'static KernelInfo,
     harness: &'a H,
     options: &SweepOptions,
     verify: &VerifyOptions,
@@ -49,7 +49,7 @@ fn verified<'a, H: Harness>(
 
 /// Verifies the current entry: see [`crate::verify::verify`].
 pub(super) fn verify<H: Harness>(
-    tuner: &'static Tuner,
+    tuner: &'static KernelInfo,
     harness: &H,
     options: &SweepOptions,
     verify: &VerifyOptions,
@@ -161,7 +161,7 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
 
 /// Verifies, then re-sweeps around the flagged points: see [`crate::verify::refine`].
 pub(super) fn refine_flagged<H: Harness>(
-    tuner: &'static Tuner,
+    tuner: &'static KernelInfo,
     harness: &H,
     options: &SweepOptions,
     verify: &VerifyOptions,
@@ -204,11 +204,8 @@ pub(super) fn refine_flagged<H: Harness>(
 
 /// The entry's measurements as point results (runs as stored; an old entry without
 /// them gives its median thrice).
-fn stored_results<H: Harness>(
-    sweeper: &Sweeper<'_, H>,
-    entry: &Entry,
-) -> Vec<(Vec<SweepValue>, PointResult)> {
-    let mut by_point: Vec<(Vec<SweepValue>, PointResult)> = Vec::new();
+fn stored_results<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Vec<(Vec<GridValue>, PointResult)> {
+    let mut by_point: Vec<(Vec<GridValue>, PointResult)> = Vec::new();
     for m in &entry.measurements {
         let Some(point) = stored_point(sweeper.tuner, &m.point) else { continue };
         let Some(candidate) = sweeper.plan.candidates.iter().position(|c| {
@@ -233,22 +230,22 @@ fn stored_results<H: Harness>(
     by_point
 }
 
-/// A stored point in the tuner's terms (labels must be grid labels).
-fn stored_point(tuner: &Tuner, point: &BTreeMap<String, serde_json::Value>) -> Option<Vec<SweepValue>> {
+/// A stored point in the kernel's terms (labels must be grid labels).
+fn stored_point(tuner: &KernelInfo, point: &BTreeMap<String, serde_json::Value>) -> Option<Vec<GridValue>> {
     tuner
         .axes
         .iter()
         .map(|axis| match point.get(axis.name)? {
-            serde_json::Value::String(s) => leak_free(axis.grid, s).map(SweepValue::Label),
-            v => v.as_u64().map(SweepValue::Num),
+            serde_json::Value::String(s) => leak_free(axis.grid, s).map(GridValue::Label),
+            v => v.as_u64().map(GridValue::Int),
         })
         .collect()
 }
 
 /// The grid's own `&'static str` equal to `s`.
-fn leak_free(grid: &'static [SweepValue], s: &str) -> Option<&'static str> {
+fn leak_free(grid: &'static [GridValue], s: &str) -> Option<&'static str> {
     grid.iter().find_map(|v| match v {
-        SweepValue::Label(l) if *l == s => Some(*l),
+        GridValue::Label(l) if *l == s => Some(*l),
         _ => None,
     })
 }
@@ -257,7 +254,7 @@ fn leak_free(grid: &'static [SweepValue], s: &str) -> Option<&'static str> {
 /// the others inferred from the entry's table (what dispatch answers there now).
 fn seeded_lattice<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Result<Lattice, Error> {
     let tuner = sweeper.tuner;
-    let mut values: Vec<Vec<SweepValue>> = vec![Vec::new(); tuner.axes.len()];
+    let mut values: Vec<Vec<GridValue>> = vec![Vec::new(); tuner.axes.len()];
     for (point, _) in &sweeper.results {
         for (a, v) in point.iter().enumerate() {
             if !values[a].contains(v) {
@@ -267,10 +264,10 @@ fn seeded_lattice<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Result
     }
     for (a, v) in values.iter_mut().enumerate() {
         if tuner.axes[a].kind == AxisKind::Numeric {
-            v.sort_by_key(|x| if let SweepValue::Num(n) = x { *n } else { 0 });
+            v.sort_by_key(|x| if let GridValue::Int(n) = x { *n } else { 0 });
         }
     }
-    let index: HashMap<&[SweepValue], usize> =
+    let index: HashMap<&[GridValue], usize> =
         sweeper.results.iter().enumerate().map(|(i, (p, _))| (p.as_slice(), i)).collect();
     let table = entry.table();
     let mut lattice = Lattice { values, cells: Vec::new() };

@@ -10,9 +10,9 @@
 //! re-sweeps only around the flagged points and writes a new entry.
 //!
 //! ```no_run
-//! # fn demo(tuner: &'static ktc::Tuner) -> Result<(), ktc::Error> {
+//! # fn demo(kernel: &'static ktc::KernelInfo) -> Result<(), ktc::Error> {
 //! use ktc::verify::{VerifyOptions, verify};
-//! let report = verify(tuner, &VerifyOptions::default(), &ktc::sweep::SweepOptions::from_env())?;
+//! let report = verify(kernel, &VerifyOptions::default(), &ktc::sweep::SweepOptions::from_env())?;
 //! println!("{report}");
 //! assert!(report.geomean_regret < 1.10);
 //! # Ok(()) }
@@ -21,22 +21,22 @@
 pub use crate::job::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport};
 
 use crate::Error;
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 use crate::sweep::{SweepOptions, SweepReport, SweepTask};
 
-/// Verifies the stored entry of `tuner` (this host's, or `sweep.fingerprint`'s, in
+/// Verifies the stored entry of `kernel` (this host's, or `sweep.fingerprint`'s, in
 /// `sweep.cache_dir`): see the [module docs](self). Writes nothing. An error when no
 /// current entry exists or no sampled point could be built.
 pub fn verify(
-    tuner: &'static Tuner,
+    kernel: &'static KernelInfo,
     options: &VerifyOptions,
     sweep: &SweepOptions,
 ) -> Result<VerifyReport, Error> {
     let sweep = SweepOptions { task: SweepTask::Verify(options.clone()), ..sweep.clone() };
-    let report = (tuner.sweep)(&sweep)?;
+    let report = (kernel.sweep)(&sweep)?;
     report
         .verify
-        .ok_or_else(|| Error::Sweep { kernel: tuner.name.into(), reason: "the sweep did not verify".into() })
+        .ok_or_else(|| Error::Sweep { kernel: kernel.name.into(), reason: "the sweep did not verify".into() })
 }
 
 /// Verifies, then re-sweeps around the flagged points only (the entry's other
@@ -44,10 +44,10 @@ pub fn verify(
 /// `verify` is the verification that led to it; when nothing was flagged, no entry is
 /// written and the report names the entry verified.
 pub fn refine(
-    tuner: &'static Tuner,
+    kernel: &'static KernelInfo,
     options: &VerifyOptions,
     sweep: &SweepOptions,
 ) -> Result<SweepReport, Error> {
     let sweep = SweepOptions { task: SweepTask::Refine(options.clone()), ..sweep.clone() };
-    (tuner.sweep)(&sweep)
+    (kernel.sweep)(&sweep)
 }

@@ -42,5 +42,5 @@ fn main() {
     assert_eq!("serial".parse::<scale::Variant>(), Ok(scale::Variant::Serial));
     let axes = scale::Variant::kernel().axes;
     assert_eq!(axes[1].kind, ktc::AxisKind::Categorical);
-    assert_eq!(axes[1].grid, &[ktc::SweepValue::Label("host")]);
+    assert_eq!(axes[1].grid, &[ktc::GridValue::Label("host")]);
 }

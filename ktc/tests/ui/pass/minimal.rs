@@ -36,5 +36,5 @@ fn main() {
     assert!(sum::Variant::Serial.block_sizes().is_empty());
     assert_eq!(sum::Variant::kernel().name, "sum");
     assert_eq!(sum::Variant::kernel().identity.source_hash.len(), 16);
-    assert!(ktc::discover_tuners().iter().any(|t| t.name == "sum"));
+    assert!(ktc::discover_kernels().iter().any(|t| t.name == "sum"));
 }

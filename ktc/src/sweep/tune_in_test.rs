@@ -4,17 +4,17 @@
 use super::SweepOptions;
 use super::release::{self, TestBuild, Where};
 use super::sweeper::open_cache;
-use crate::registry::Tuner;
+use crate::registry::KernelInfo;
 use crate::store::LookupStatus;
 use crate::{Dispatch, Provenance};
 
-/// Sweeps `tuner` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
+/// Sweeps `kernel` (options from the environment: `KTC_SWEEP`, `KTC_SWEEP_BUDGET_S`,
 /// `KTC_CACHE_DIR`, `KTC_FINGERPRINT`), then loads the store afresh and checks that
 /// dispatch takes the sweep's winner at every grid point. In a debug build the sweep
 /// runs in a child optimised build of the same test instead (unless
 /// `KTC_SWEEP_RELEASE=0`), whose entry the release build serves. Panics (fails the
 /// test) on any error.
-pub fn cargo_test(tuner: &'static Tuner, build: TestBuild) {
+pub fn tune_in_test(kernel: &'static KernelInfo, build: TestBuild) {
     // A kernel defined in an integration test or bench is a fixture: without
     // `KTC_CACHE_DIR`, its entries go under the target's scratch folder, never into the
     // user's store.
@@ -22,18 +22,18 @@ pub fn cargo_test(tuner: &'static Tuner, build: TestBuild) {
         .scratch
         .filter(|_| std::env::var_os("KTC_CACHE_DIR").is_none_or(|v| v.is_empty()))
         .map(|scratch| std::path::Path::new(scratch).join("ktc-cache"));
-    match release::decide(tuner, &build) {
+    match release::decide(kernel, &build) {
         Where::Release(mut cmd) => {
             if let Some(store) = &store {
                 cmd.env("KTC_CACHE_DIR", store);
             }
-            in_release(tuner, cmd, store)
+            in_release(kernel, cmd, store)
         }
         Where::Here(note) => {
             if let Some(note) = note {
                 say(&note);
             }
-            here(tuner, store);
+            here(kernel, store);
         }
     }
 }
@@ -47,27 +47,31 @@ fn say(line: &str) {
 
 /// Runs the child release build's sweep test, streaming its output, then checks that
 /// the store holds an entry for this crate's release build.
-fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command, store: Option<std::path::PathBuf>) {
+fn in_release(
+    kernel: &'static KernelInfo,
+    mut cmd: std::process::Command,
+    store: Option<std::path::PathBuf>,
+) {
     let shown = release::display(&cmd);
     say(&format!(
         "ktc: tuning `{}` in an optimised build (set {}=0 to tune this debug build instead): {shown}",
-        tuner.name,
+        kernel.name,
         release::RELEASE_VAR
     ));
     match cmd.status() {
         Ok(status) if status.success() => {}
-        Ok(status) => panic!("the release sweep of `{}` failed ({status}): {shown}", tuner.name),
-        Err(e) => panic!("could not run the release sweep of `{}`: {e}: {shown}", tuner.name),
+        Ok(status) => panic!("the release sweep of `{}` failed ({status}): {shown}", kernel.name),
+        Err(e) => panic!("could not run the release sweep of `{}`: {e}: {shown}", kernel.name),
     }
     // This build's provenance but for its profile: what a release build will look up.
-    let mut identity = tuner.identity;
+    let mut identity = kernel.identity;
     identity.build.profile = "release";
     let options = SweepOptions { cache_dir: store, ..SweepOptions::from_env() };
     let cache = open_cache(&options).unwrap_or_else(|e| panic!("opening the store after the sweep: {e}"));
     let provenance = Provenance::for_device(&identity, options.device);
-    match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
+    match cache.load_quiet(kernel.name, &provenance, Some(&kernel.schema())).status {
         LookupStatus::Found { path, .. } => {
-            say(&format!("ktc: release builds of `{}` use {}", tuner.name, path.display()))
+            say(&format!("ktc: release builds of `{}` use {}", kernel.name, path.display()))
         }
         LookupStatus::Stale { path, changes, .. } => {
             let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
@@ -78,22 +82,22 @@ fn in_release(tuner: &'static Tuner, mut cmd: std::process::Command, store: Opti
             )
         }
         LookupStatus::Missing => {
-            panic!("the release sweep of `{}` left no entry in {}", tuner.name, cache.root().display())
+            panic!("the release sweep of `{}` left no entry in {}", kernel.name, cache.root().display())
         }
     }
 }
 
 /// Sweeps in this process and checks dispatch against the entry written.
-fn here(tuner: &'static Tuner, store: Option<std::path::PathBuf>) {
+fn here(kernel: &'static KernelInfo, store: Option<std::path::PathBuf>) {
     let options = SweepOptions { cache_dir: store, ..SweepOptions::from_env() };
-    let report = match (tuner.sweep)(&options) {
+    let report = match (kernel.sweep)(&options) {
         Ok(report) => report,
-        Err(e) => panic!("sweep of `{}` failed: {e}", tuner.name),
+        Err(e) => panic!("sweep of `{}` failed: {e}", kernel.name),
     };
     println!(
         "ktc: tuned `{}` ({} build) → {}",
-        tuner.name,
-        tuner.identity.build.profile,
+        kernel.name,
+        kernel.identity.build.profile,
         report.entry_path.display()
     );
     println!("{}", report.entry.table());
@@ -107,12 +111,12 @@ fn here(tuner: &'static Tuner, store: Option<std::path::PathBuf>) {
     };
     // The local store only: what a dispatcher would serve, without the remote or a
     // tuning on miss (`resolve`'s policy, which sits above the sweep).
-    let provenance = Provenance::for_device(&tuner.identity, options.device);
-    let lookup = cache.load(tuner.name, &provenance, Some(&tuner.schema()));
+    let provenance = Provenance::for_device(&kernel.identity, options.device);
+    let lookup = cache.load(kernel.name, &provenance, Some(&kernel.schema()));
     let LookupStatus::Found { path: loaded, entry: found, .. } = lookup.status else {
         panic!("a fresh load did not find the entry just written: {:?}", lookup.status);
     };
-    let dispatch = Dispatch::from_entry(tuner, loaded.clone(), &found);
+    let dispatch = Dispatch::from_entry(kernel, loaded.clone(), &found);
     // Another process may have written a newer entry for the same key meanwhile; the
     // check is only meaningful against the entry this sweep wrote.
     if loaded != report.entry_path {
@@ -121,7 +125,7 @@ fn here(tuner: &'static Tuner, store: Option<std::path::PathBuf>) {
     }
     let table = report.entry.table();
     for m in &report.entry.measurements {
-        let point: Vec<crate::AxisValue<'_>> = tuner
+        let point: Vec<crate::AxisValue<'_>> = kernel
             .axes
             .iter()
             .map(|a| match &m.point[a.name] {
@@ -130,7 +134,7 @@ fn here(tuner: &'static Tuner, store: Option<std::path::PathBuf>) {
             })
             .collect();
         let named: Vec<(&str, crate::AxisValue<'_>)> =
-            tuner.axes.iter().map(|a| a.name).zip(point.iter().copied()).collect();
+            kernel.axes.iter().map(|a| a.name).zip(point.iter().copied()).collect();
         let expected = table.lookup(&named).map(|(_, r)| r);
         let choice = dispatch.explain(&point);
         let matches =
