@@ -173,7 +173,7 @@ fn comparison_runs_every_available_strategy_with_the_same_selection() {
     for row in &rows {
         match (&row.outcome, row.strategy.unavailable_reason()) {
             (Outcome::Ran { same_selection, .. }, None) => assert!(same_selection, "{}", row.strategy),
-            (Outcome::Skipped(why), Some(reason)) => assert_eq!(why, &reason),
+            (Outcome::Skipped(why), Some(reason)) => assert_eq!(why, &reason.to_string()),
             (outcome, reason) => panic!("{}: {outcome:?} but unavailable: {reason:?}", row.strategy),
         }
     }

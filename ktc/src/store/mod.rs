@@ -7,6 +7,7 @@
 //! entry. `gc` removes superseded entries.
 
 mod gc;
+mod invalid;
 mod name;
 mod read;
 #[cfg(test)]
@@ -15,6 +16,7 @@ mod time;
 mod write;
 
 pub use gc::{GcOptions, GcReport};
+pub use invalid::{Ahead, EntryError};
 #[cfg(feature = "cli")]
 pub(crate) use name::check_entry;
 pub(crate) use name::{Key, TMP_PREFIX, is_entry_file_name};

@@ -1,5 +1,9 @@
-//! The remote's error type: each variant names the operation and what it was on.
+//! The remote's error types: each variant names the operation and what it was on.
+//! They sit with the crate's error, below both the remote and the sweep report that
+//! carries a push's outcome.
 
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Why a remote operation failed.
@@ -56,4 +60,43 @@ impl From<crate::Error> for RemoteError {
             other => RemoteError::Backend { op: "store", key: String::new(), message: other.to_string() },
         }
     }
+}
+
+/// Why a sweep's entry was not pushed to the remote. Warned about once; a failed push
+/// never fails the sweep ([`SweepReport::pushed`](crate::sweep::SweepReport::pushed)).
+#[derive(Clone, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PushError {
+    /// The remote configuration (`KTC_REMOTE`) is unusable.
+    #[error("not pushing {}: {source}", path.display())]
+    Config {
+        /// The entry's file.
+        path: PathBuf,
+        /// What is wrong with the configuration.
+        source: Arc<RemoteError>,
+    },
+    /// The entry's file could not be read back.
+    #[error("not pushing {}: {source}", path.display())]
+    Read {
+        /// The entry's file.
+        path: PathBuf,
+        /// The read error.
+        source: Arc<std::io::Error>,
+    },
+    /// The entry's key is not one a remote holds.
+    #[error("not pushing {}: not a remote key", path.display())]
+    NotAKey {
+        /// The entry's file.
+        path: PathBuf,
+    },
+    /// The remote refused or failed the upload.
+    #[error("pushing {key} to {remote}: {source}")]
+    Put {
+        /// The remote key.
+        key: String,
+        /// The remote, as a URL.
+        remote: String,
+        /// What the remote said.
+        source: Arc<RemoteError>,
+    },
 }
