@@ -159,7 +159,7 @@ fn a_target_of_another_length_is_an_error() {
 fn criteria_parse_and_print() {
     assert_eq!("MIQ".parse::<Criterion>().unwrap(), Criterion::Miq);
     assert_eq!("mid".parse::<Criterion>().unwrap(), Criterion::Mid);
-    assert!("mad".parse::<Criterion>().unwrap_err().contains("mid"));
+    assert!("mad".parse::<Criterion>().unwrap_err().to_string().contains("mid"));
     assert_eq!(Criterion::Miq.to_string(), "MIQ");
 }
 

@@ -109,8 +109,8 @@ impl FromStr for Capability {
 }
 
 /// `Ok(())` when `cap` is usable on this host, else why it is not ([`Unavailable`],
-/// which prints as e.g. "CUDA driver library (libcuda.so) not found"). Never panics, whatever is or is
-/// not installed; the probe runs once per process.
+/// which prints as e.g. "CUDA driver library (libcuda.so) not found"). Never panics,
+/// whatever is or is not installed; the probe runs once per process.
 ///
 /// ```
 /// use ktc::{Capability, capability_available};

@@ -2,7 +2,7 @@
 
 mod remote;
 
-pub use remote::{PushError, RemoteError};
+pub use remote::{BadPrefix, PushError, RemoteError};
 use std::path::PathBuf;
 
 /// Errors from the tuning cache. Each names what was being done and where.

@@ -18,7 +18,7 @@ pub enum RemoteError {
         /// The key as given.
         key: String,
         /// What is wrong with it.
-        reason: String,
+        reason: BadPrefix,
     },
     /// A file-system operation of a folder backend failed.
     #[error("{op} {path}: {source}")]
@@ -99,4 +99,20 @@ pub enum PushError {
         /// What the remote said.
         source: Arc<RemoteError>,
     },
+}
+
+/// Why a list prefix is not of the store's layout (`""`, `"a/"`, `"a/b/"`, `"a/b/c/"`,
+/// each component a safe path component).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BadPrefix {
+    /// A non-empty prefix that does not end with `/`.
+    #[error("a prefix is empty or ends with `/`")]
+    NoTrailingSlash,
+    /// More components than fingerprint, kernel and code version.
+    #[error("a prefix has at most three components")]
+    TooDeep,
+    /// A component that is not `[A-Za-z0-9._-]+` (or is `.`/`..`).
+    #[error("`{0}` is not a safe path component")]
+    UnsafeComponent(String),
 }

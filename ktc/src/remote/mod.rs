@@ -19,7 +19,7 @@ mod key;
 mod s3;
 mod sync;
 
-pub use crate::error::{PushError, RemoteError};
+pub use crate::error::{BadPrefix, PushError, RemoteError};
 pub use config::{RemoteUrl, from_env, open, remote_timeout};
 pub use folder::FolderBackend;
 pub use key::RemoteKey;
