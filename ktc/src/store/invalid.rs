@@ -1,12 +1,15 @@
 //! Why a file (or bytes fetched from a remote) is not a usable entry: each reason a
 //! value with its data, printed as the skip reason readers report.
 
-use super::read::MAX_ENTRY_BYTES;
 use crate::decision::InvalidTable;
 use crate::entry::SCHEMA;
 use std::fmt;
 use std::io;
 use std::sync::Arc;
+
+/// Entries larger than this are skipped unread: a real table is a few kilobytes, the
+/// sweep's measurements a few hundred.
+pub(crate) const MAX_ENTRY_BYTES: u64 = 16 << 20;
 
 /// What is wrong with an entry file. [`Listed::entry`](crate::Listed::entry) holds it
 /// for a file that is not a valid entry; readers skip such files with this reason.

@@ -1,6 +1,6 @@
 //! Reading: the newest valid entry of a key, stale detection, and listing.
 
-use super::invalid::EntryError;
+use super::invalid::{EntryError, MAX_ENTRY_BYTES};
 use super::name::{Key, TMP_PREFIX, check_entry, future_dated, is_entry_file_name};
 use super::{KernelTuningCache, is_slug};
 use crate::decision::{KernelSchema, Region};
@@ -11,10 +11,6 @@ use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// Entries larger than this are skipped unread: a real table is a few kilobytes, the
-/// sweep's measurements a few hundred.
-pub(crate) const MAX_ENTRY_BYTES: u64 = 16 << 20;
 
 /// The result of a [`load`](KernelTuningCache::load) or
 /// [`lookup`](KernelTuningCache::lookup): what was found and which files were skipped.
