@@ -6,7 +6,7 @@ Usage: scripts/module-cycles.py [CRATE_SRC ...]   (default: ktc/src kernels/src)
 
 Each file's `crate::…`, `super::…`, `self::…` paths (and `ktc::…` inside ktc, which
 names itself so) are resolved to the deepest module file they reach; a name the crate
-root re-exports (`crate::Tuner`) counts as the module it comes from. Comments are
+root re-exports (`crate::KernelInfo`) counts as the module it comes from. Comments are
 skipped (a doc link is not a dependency); `#[cfg(test)]` code counts. A path to a
 module's own ancestor or descendant is not an edge (a parent declares and re-exports
 its children). Prints each cycle (a strongly connected component of more than one

@@ -1,7 +1,7 @@
 //! A grid point whose inputs cannot be built is skipped and recorded; the regions come
 //! from the measured sub-grid.
 
-use ktc::sweep::{FromGridValue, SweepMode, SweepOptions};
+use ktc::sweep::{FromGridValue, GridValueError, SweepMode, SweepOptions};
 use ktc::{AxisValue, GridValue, Location};
 use std::time::Duration;
 
@@ -11,10 +11,10 @@ use std::time::Duration;
 pub struct HostOnly;
 
 impl FromGridValue for HostOnly {
-    fn from_grid_value(value: GridValue) -> Result<Self, String> {
+    fn from_grid_value(value: GridValue) -> Result<Self, GridValueError> {
         match Location::from_grid_value(value)? {
             Location::Host => Ok(HostOnly),
-            Location::Device => Err("no device here".into()),
+            Location::Device => Err(GridValueError::custom("no device here")),
         }
     }
 }

@@ -233,11 +233,11 @@ fn check<T: Code + Into<u32>>(data: &[T], n_rows: usize, n_cols: usize, bins: us
 pub struct Residency(pub ktc::Location);
 
 impl ktc::sweep::FromGridValue for Residency {
-    fn from_grid_value(value: ktc::GridValue) -> Result<Self, String> {
+    fn from_grid_value(value: ktc::GridValue) -> Result<Self, ktc::sweep::GridValueError> {
         let loc = ktc::Location::from_grid_value(value)?;
         if loc == ktc::Location::Device {
             ktc::capability_available(ktc::Capability::Cuda)
-                .map_err(|reason| format!("device-resident inputs need CUDA: {reason}"))?;
+                .map_err(ktc::sweep::GridValueError::DeviceUnavailable)?;
         }
         Ok(Residency(loc))
     }

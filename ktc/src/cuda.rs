@@ -13,12 +13,14 @@
 //! primary context costs time and device memory.
 
 mod current;
+mod unavailable;
 
 use std::fmt;
 use std::str::FromStr;
 
 pub(crate) use current::{DeviceScope, other_device_selected};
 pub use current::{cuda_device, with_cuda_device};
+pub use unavailable::Unavailable;
 
 /// A GPU's summary as recorded in provenance and used in fingerprints. It lives here,
 /// with the probe that fills it, so that provenance (above) imports the probe and never
@@ -106,9 +108,9 @@ impl FromStr for Capability {
     }
 }
 
-/// `Ok(())` when `cap` is usable on this host, else the human reason it is not
-/// (e.g. "CUDA driver library (libcuda.so) not found"). Never panics, whatever is or is
-/// not installed; the probe runs once per process.
+/// `Ok(())` when `cap` is usable on this host, else why it is not ([`Unavailable`],
+/// which prints as e.g. "CUDA driver library (libcuda.so) not found"). Never panics,
+/// whatever is or is not installed; the probe runs once per process.
 ///
 /// ```
 /// use ktc::{Capability, capability_available};
@@ -118,7 +120,7 @@ impl FromStr for Capability {
 ///     Err(reason) => println!("CUDA variants skipped: {reason}"),
 /// }
 /// ```
-pub fn capability_available(cap: Capability) -> Result<(), String> {
+pub fn capability_available(cap: Capability) -> Result<(), Unavailable> {
     match cap {
         Capability::Cuda => imp::cuda_available(),
     }
@@ -177,8 +179,8 @@ mod imp {
     use cudarc::driver::{result, sys};
     use cudarc::nvrtc;
 
-    use super::GpuSummary;
     use super::format_cuda_version;
+    use super::{GpuSummary, Unavailable};
 
     /// Runs `f`, turning a panic inside cudarc into `None`.
     fn guarded<T>(f: impl FnOnce() -> T) -> Option<T> {
@@ -194,14 +196,14 @@ mod imp {
         LazyLock::new(|| guarded(|| unsafe { nvrtc::sys::is_culib_present() }).unwrap_or(false));
 
     /// `cuInit(0)` once; the reason when the driver is absent or refuses.
-    static INIT: LazyLock<Result<(), String>> = LazyLock::new(|| {
+    static INIT: LazyLock<Result<(), Unavailable>> = LazyLock::new(|| {
         if !*DRIVER_PRESENT {
-            return Err("CUDA driver library (libcuda.so) not found".into());
+            return Err(Unavailable::NoDriver);
         }
         match guarded(result::init) {
             Some(Ok(())) => Ok(()),
-            Some(Err(e)) => Err(format!("CUDA driver failed to initialise: {e}")),
-            None => Err("CUDA driver library is unusable (cuInit panicked)".into()),
+            Some(Err(e)) => Err(Unavailable::DriverInit(e.to_string())),
+            None => Err(Unavailable::DriverPanicked),
         }
     });
 
@@ -231,13 +233,13 @@ mod imp {
         *DEVICE_COUNT
     }
 
-    pub(super) fn cuda_available() -> Result<(), String> {
+    pub(super) fn cuda_available() -> Result<(), Unavailable> {
         INIT.clone()?;
         if !*NVRTC_PRESENT {
-            return Err("NVRTC library (libnvrtc.so) not found".into());
+            return Err(Unavailable::NoNvrtc);
         }
         if *DEVICE_COUNT == 0 {
-            return Err("no CUDA device visible (no GPU, or CUDA_VISIBLE_DEVICES hides them)".into());
+            return Err(Unavailable::NoDevice);
         }
         Ok(())
     }
@@ -301,7 +303,7 @@ mod imp {
 
 #[cfg(not(feature = "cuda"))]
 mod imp {
-    use super::GpuSummary;
+    use super::{GpuSummary, Unavailable};
 
     pub(super) fn driver_present() -> bool {
         false
@@ -315,8 +317,8 @@ mod imp {
         0
     }
 
-    pub(super) fn cuda_available() -> Result<(), String> {
-        Err("ktc built without the `cuda` feature".into())
+    pub(super) fn cuda_available() -> Result<(), Unavailable> {
+        Err(Unavailable::NotBuilt)
     }
 
     pub(super) fn gpu_summary(_ordinal: usize) -> Option<GpuSummary> {

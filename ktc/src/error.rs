@@ -1,5 +1,8 @@
 //! The library's error type: every variant carries the path and the operation.
 
+mod remote;
+
+pub use remote::{BadPrefix, PushError, RemoteError};
 use std::path::PathBuf;
 
 /// Errors from the tuning cache. Each names what was being done and where.

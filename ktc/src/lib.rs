@@ -53,7 +53,8 @@ pub mod verify;
 mod warn;
 
 pub use cuda::{
-    Capability, UnknownCapability, capability_available, cuda_device, cuda_device_count, with_cuda_device,
+    Capability, Unavailable, UnknownCapability, capability_available, cuda_device, cuda_device_count,
+    with_cuda_device,
 };
 pub use decision::{
     Axis, AxisKind, AxisValue, CompiledTable, Condition, DecisionTable, GridValues, InvalidTable,
@@ -70,7 +71,10 @@ pub use provenance::{BuildInfo, FieldChange, GpuSummary, KernelIdentity, Provena
 pub use registry::{AxisInfo, GridValue, KERNELS, KernelInfo, VariantInfo, discover_kernels};
 pub use residency::{Locate, Location, location};
 pub use retune::{Device, RetuneOptions, RetuneOutcome, RetuneSummary, devices_for, retune_all};
-pub use store::{GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped, now_rfc3339};
+pub use store::{
+    Ahead, EntryError, GcOptions, GcReport, KernelTuningCache, Listed, Lookup, LookupStatus, Skipped,
+    now_rfc3339,
+};
 pub use warn::warn_once;
 
 /// What generated code needs from ktc, under absolute paths. Not a public API: the
@@ -86,7 +90,7 @@ pub mod __private {
     pub use crate::provenance::KernelIdentity;
     pub use crate::registry::{AxisInfo, GridValue, KERNELS, KernelInfo, VariantInfo};
     pub use crate::sweep::{
-        Approx, FromGridValue, Harness, SweepOptions, SweepReport, run as sweep, tune_in_test,
+        Approx, FromGridValue, Harness, InputsError, SweepOptions, SweepReport, run as sweep, tune_in_test,
     };
     pub use crate::{build_info, test_build};
     pub use linkme;

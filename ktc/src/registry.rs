@@ -86,7 +86,7 @@ impl KernelInfo {
     }
 
     /// Why variant `index` cannot run here, or `None` when it can.
-    pub fn unavailable_reason(&self, index: usize) -> Option<String> {
+    pub fn unavailable_reason(&self, index: usize) -> Option<crate::Unavailable> {
         let variant = self.variants.get(index)?;
         variant.requires.iter().find_map(|c| crate::capability_available(*c).err())
     }

@@ -1,7 +1,7 @@
 //! The registry without the macro: a hand-written `KernelInfo` and `Harness`, registered in
 //! `ktc::KERNELS`, found by `discover_kernels()`, and swept by the runtime.
 
-use ktc::sweep::{Harness, SweepMode, SweepOptions, SweepReport};
+use ktc::sweep::{FromGridValue, Harness, InputsError, SweepMode, SweepOptions, SweepReport};
 use ktc::{AxisInfo, AxisKind, GridValue, KERNELS, KernelIdentity, KernelInfo, VariantInfo};
 use std::time::Duration;
 
@@ -13,11 +13,10 @@ impl Harness for SumHarness {
     type Ret = u64;
     type Output = u64;
 
-    fn build(&self, point: &[GridValue]) -> Result<Self::Inputs, String> {
-        match point {
-            [GridValue::Int(n)] => Ok(((0..*n).collect(),)),
-            other => Err(format!("expected one number, got {other:?}")),
-        }
+    fn build(&self, point: &[GridValue]) -> Result<Self::Inputs, InputsError> {
+        let [value] = point else { return Err(InputsError::Arity { expected: 1, found: point.len() }) };
+        let n = u64::from_grid_value(*value).map_err(|source| InputsError::Axis { axis: "n", source })?;
+        Ok(((0..n).collect(),))
     }
 
     fn run(&self, variant: usize, block_size: Option<usize>, inputs: &mut Self::Inputs) -> u64 {

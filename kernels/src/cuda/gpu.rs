@@ -34,7 +34,7 @@ impl Gpu {
 const MAX_DEVICES: usize = 64;
 
 /// One slot per device ordinal, set up on first use.
-static GPUS: [OnceLock<Result<Gpu, String>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
+static GPUS: [OnceLock<Result<Gpu, Error>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
 
 /// The GPU for host-resident inputs on this thread (`ktc::cuda_device()`).
 pub(crate) fn gpu() -> Result<&'static Gpu, Error> {
@@ -45,7 +45,7 @@ pub(crate) fn gpu() -> Result<&'static Gpu, Error> {
 /// architecture); the reason when CUDA is unusable or the device does not exist. Never
 /// panics: the capability probe runs before any cudarc call.
 pub(crate) fn gpu_on(ordinal: usize) -> Result<&'static Gpu, Error> {
-    ktc::capability_available(ktc::Capability::Cuda).map_err(Error::Cuda)?;
+    ktc::capability_available(ktc::Capability::Cuda).map_err(|reason| Error::Cuda(reason.to_string()))?;
     let count = ktc::cuda_device_count();
     let slot = GPUS
         .get(ordinal)
@@ -53,15 +53,15 @@ pub(crate) fn gpu_on(ordinal: usize) -> Result<&'static Gpu, Error> {
         .ok_or_else(|| Error::Cuda(format!("CUDA device {ordinal} does not exist ({count} visible)")))?;
     let gpu = slot.get_or_init(|| {
         catch_unwind(AssertUnwindSafe(|| init(ordinal)))
-            .unwrap_or_else(|_| Err("CUDA setup panicked inside cudarc".into()))
+            .unwrap_or_else(|_| Err(Error::Cuda("CUDA setup panicked inside cudarc".into())))
     });
-    gpu.as_ref().map_err(|e| Error::Cuda(e.clone()))
+    gpu.as_ref().map_err(Error::clone)
 }
 
-fn init(ordinal: usize) -> Result<Gpu, String> {
-    let ctx =
-        CudaContext::new(ordinal).map_err(|e| format!("creating a context on device {ordinal}: {e}"))?;
-    let attr = |a| ctx.attribute(a).map_err(|e| format!("reading {a:?}: {e}"));
+fn init(ordinal: usize) -> Result<Gpu, Error> {
+    let ctx = CudaContext::new(ordinal)
+        .map_err(|e| Error::Cuda(format!("creating a context on device {ordinal}: {e}")))?;
+    let attr = |a| ctx.attribute(a).map_err(|e| Error::Cuda(format!("reading {a:?}: {e}")));
     let sm_count = u32::try_from(attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?).unwrap_or(1).max(1);
     let shared_bytes =
         usize::try_from(attr(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)?).unwrap_or(0);
@@ -79,7 +79,8 @@ fn init(ordinal: usize) -> Result<Gpu, String> {
     };
     let ptx = compile_ptx_with_opts(SOURCE, opts(Some(format!("--gpu-architecture=compute_{major}{minor}"))))
         .or_else(|_| compile_ptx_with_opts(SOURCE, opts(None)))
-        .map_err(|e| format!("NVRTC compile: {e}"))?;
-    let module = ctx.load_module(ptx).map_err(|e| format!("loading the compiled module: {e}"))?;
+        .map_err(|e| Error::Cuda(format!("NVRTC compile: {e}")))?;
+    let module =
+        ctx.load_module(ptx).map_err(|e| Error::Cuda(format!("loading the compiled module: {e}")))?;
     Ok(Gpu { stream: ctx.default_stream(), sm_count, shared_bytes, module })
 }

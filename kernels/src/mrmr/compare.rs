@@ -67,7 +67,9 @@ pub fn compare_strategies(
         .map(|((&strategy, selection), best)| {
             let outcome = match selection {
                 Some(s) => Outcome::Ran { best, same_selection: Some(s.features()) == dispatched },
-                None => Outcome::Skipped(strategy.unavailable_reason().unwrap_or_default()),
+                None => {
+                    Outcome::Skipped(strategy.unavailable_reason().map(|r| r.to_string()).unwrap_or_default())
+                }
             };
             Timing { strategy, outcome }
         })

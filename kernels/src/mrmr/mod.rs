@@ -67,16 +67,28 @@ impl Criterion {
 }
 
 impl FromStr for Criterion {
-    type Err = String;
+    type Err = UnknownCriterion;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, UnknownCriterion> {
         match s.to_ascii_lowercase().as_str() {
             "mid" => Ok(Criterion::Mid),
             "miq" => Ok(Criterion::Miq),
-            _ => Err(format!("unknown criterion `{s}`; expected `mid` or `miq`")),
+            _ => Err(UnknownCriterion(s.to_owned())),
         }
     }
 }
+
+/// A criterion name that is neither `mid` nor `miq` (as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCriterion(pub String);
+
+impl fmt::Display for UnknownCriterion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown criterion `{}`; expected `mid` or `miq`", self.0)
+    }
+}
+
+impl std::error::Error for UnknownCriterion {}
 
 impl fmt::Display for Criterion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

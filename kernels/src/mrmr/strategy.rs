@@ -32,7 +32,7 @@ impl HistStrategy {
 
     /// Why this strategy cannot run on this host (a variant that needs CUDA where there
     /// is none); `None` when it can.
-    pub fn unavailable_reason(self) -> Option<String> {
+    pub fn unavailable_reason(self) -> Option<ktc::Unavailable> {
         match self {
             HistStrategy::Dispatched => None,
             HistStrategy::Forced(v, _) => {

@@ -87,18 +87,19 @@ fn build(g: &Gen, inputs: &syn::Signature) -> TokenStream {
         let i = usize_lit(i as u64);
         quote! {
             <#ty as #krate::__private::FromGridValue>::from_grid_value(__ktc_point[#i])
-                .map_err(|e| ::std::format!("axis `{}`: {}", #axis, e))?
+                .map_err(|source| #krate::__private::InputsError::Axis { axis: #axis, source })?
         }
     });
     quote! {
         fn build(
             &self,
             __ktc_point: &[#krate::__private::GridValue],
-        ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
+        ) -> ::core::result::Result<Self::Inputs, #krate::__private::InputsError> {
             if __ktc_point.len() != #count {
-                return ::core::result::Result::Err(::std::format!(
-                    "expected {} axis values, got {}", #count, __ktc_point.len()
-                ));
+                return ::core::result::Result::Err(#krate::__private::InputsError::Arity {
+                    expected: #count,
+                    found: __ktc_point.len(),
+                });
             }
             ::core::result::Result::Ok(#f(#(#args),*))
         }

@@ -241,24 +241,29 @@ pub mod histogram {
         fn build(
             &self,
             __ktc_point: &[::ktc::__private::GridValue],
-        ) -> ::core::result::Result<Self::Inputs, ::std::string::String> {
+        ) -> ::core::result::Result<Self::Inputs, ::ktc::__private::InputsError> {
             if __ktc_point.len() != 2 {
-                return ::core::result::Result::Err(
-                    ::std::format!(
-                        "expected {} axis values, got {}", 2, __ktc_point.len()
-                    ),
-                );
+                return ::core::result::Result::Err(::ktc::__private::InputsError::Arity {
+                    expected: 2,
+                    found: __ktc_point.len(),
+                });
             }
             ::core::result::Result::Ok(
                 inputs(
                     <usize as ::ktc::__private::FromGridValue>::from_grid_value(
                             __ktc_point[0],
                         )
-                        .map_err(|e| ::std::format!("axis `{}`: {}", "n", e))?,
+                        .map_err(|source| ::ktc::__private::InputsError::Axis {
+                            axis: "n",
+                            source,
+                        })?,
                     <usize as ::ktc::__private::FromGridValue>::from_grid_value(
                             __ktc_point[1],
                         )
-                        .map_err(|e| ::std::format!("axis `{}`: {}", "k", e))?,
+                        .map_err(|source| ::ktc::__private::InputsError::Axis {
+                            axis: "k",
+                            source,
+                        })?,
                 ),
             )
         }

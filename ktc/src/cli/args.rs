@@ -168,23 +168,34 @@ pub(crate) struct VerifyArgs {
     pub(crate) budget: Option<f64>,
 }
 
-fn parse_axis(s: &str) -> Result<(String, String), String> {
+fn parse_axis(s: &str) -> Result<(String, String), BadArg> {
     match s.split_once('=') {
         Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.into(), value.into())),
-        _ => Err(format!("`{s}` is not NAME=VALUE, e.g. `n_samples=1000000`")),
+        _ => Err(BadArg::Axis(s.into())),
     }
 }
 
-fn parse_budget(s: &str) -> Result<f64, String> {
+fn parse_budget(s: &str) -> Result<f64, BadArg> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(v),
-        _ => Err(format!("`{s}` is not a positive number of seconds")),
+        _ => Err(BadArg::Budget(s.into())),
     }
 }
 
-fn parse_points(s: &str) -> Result<usize, String> {
+fn parse_points(s: &str) -> Result<usize, BadArg> {
     match s.parse::<usize>() {
         Ok(k) if (1..=10_000).contains(&k) => Ok(k),
-        _ => Err(format!("`{s}` is not a number of points between 1 and 10000")),
+        _ => Err(BadArg::Points(s.into())),
     }
+}
+
+/// An argument value clap hands to one of the parsers above and it refuses (as given).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BadArg {
+    #[error("`{0}` is not NAME=VALUE, e.g. `n_samples=1000000`")]
+    Axis(String),
+    #[error("`{0}` is not a positive number of seconds")]
+    Budget(String),
+    #[error("`{0}` is not a number of points between 1 and 10000")]
+    Points(String),
 }

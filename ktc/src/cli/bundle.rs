@@ -5,12 +5,13 @@
 
 use super::args::{ExportArgs, ImportArgs};
 use super::context::{Ctx, Failure};
-use crate::{Entry, SCHEMA};
+use crate::{Entry, EntryError, SCHEMA};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 const FORMAT: &str = "ktc-bundle";
 const VERSION: u64 = 1;
@@ -58,7 +59,7 @@ pub(crate) fn import(ctx: &Ctx, args: &ImportArgs) -> Result<String, Failure> {
         let entry = match check(ctx, value) {
             Ok(entry) => entry,
             Err(reason) => {
-                result.rejected.push((index, reason));
+                result.rejected.push((index, reason.to_string()));
                 continue;
             }
         };
@@ -123,24 +124,24 @@ fn read_bundle(path: &std::path::Path) -> Result<Vec<Value>, Failure> {
 }
 
 /// One bundle element as an entry the store may take, or why not.
-fn check(ctx: &Ctx, value: Value) -> Result<Entry, String> {
-    let entry: Entry = serde_json::from_value(value).map_err(|e| format!("not a valid entry: {e}"))?;
+fn check(ctx: &Ctx, value: Value) -> Result<Entry, EntryError> {
+    let entry: Entry = serde_json::from_value(value).map_err(|e| EntryError::Shape(Arc::new(e)))?;
     if entry.schema != SCHEMA {
-        return Err(format!("schema {} is not the supported schema {SCHEMA}", entry.schema));
+        return Err(EntryError::Schema(u64::from(entry.schema)));
     }
-    for (what, name) in [
+    for (field, name) in [
         ("fingerprint", &entry.fingerprint),
         ("kernel", &entry.kernel),
         ("code_version", &entry.code_version),
     ] {
         if !crate::store::is_slug(name) {
-            return Err(format!("{what} `{name}` is not a safe folder name"));
+            return Err(EntryError::UnsafeName { field, name: name.clone() });
         }
     }
     // The rules a local read applies, so what import refuses is never served either.
     crate::store::check_entry(&entry)?;
     let schema = ctx.kernel(&entry.kernel).map(|t| t.schema());
-    entry.table().validate(schema.as_ref()).map_err(|e| format!("invalid decision table: {e}"))?;
+    entry.table().validate(schema.as_ref()).map_err(EntryError::Table)?;
     Ok(entry)
 }
 

@@ -50,7 +50,7 @@ pub(crate) fn judge(ctx: &Ctx) -> Vec<Judged> {
         .into_iter()
         .map(|listed| {
             let status = match &listed.entry {
-                Err(reason) => Status::Invalid(reason.clone()),
+                Err(reason) => Status::Invalid(reason.to_string()),
                 Ok(entry) => {
                     let changes = expected(ctx, &host, entry).provenance_changed(&entry.provenance);
                     if changes.is_empty() { Status::Current } else { Status::Stale(changes) }

@@ -101,7 +101,7 @@ pub struct SweepReport {
     /// The push of the entry to the remote: `None` when none was tried (no remote,
     /// opted out), else what the remote did or why the push failed (warned once; a
     /// failed push never fails the sweep).
-    pub pushed: Option<Result<super::PutOutcome, String>>,
+    pub pushed: Option<Result<super::PutOutcome, crate::error::PushError>>,
     /// What a [`SweepTask::Verify`] found; `None` for a sweep.
     pub verify: Option<super::VerifyReport>,
 }

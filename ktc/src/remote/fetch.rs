@@ -6,13 +6,13 @@
 //! same process skip the remote, so a process pays the timeout once, not per kernel.
 
 use super::config::{env_url, push_enabled, remote_timeout};
-use super::{PutOutcome, RemoteBackend, RemoteError, RemoteKey, RemoteUrl, open};
+use super::{PushError, PutOutcome, RemoteBackend, RemoteError, RemoteKey, RemoteUrl, open};
 use crate::decision::KernelSchema;
 use crate::entry::Entry;
-use crate::store::{KernelTuningCache, Key, validate_entry_bytes};
+use crate::store::{EntryError, KernelTuningCache, Key, validate_entry_bytes};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Why the remote is skipped for the rest of the process, once it failed.
@@ -107,14 +107,14 @@ struct Found {
     entry: Entry,
 }
 
-/// The newest object under `folder` that is a valid entry: `Ok(Err(reasons))` when the
+/// The newest object under `folder` that is a valid entry: `Ok(Err(why))` when the
 /// remote answered but had none; `Err` when the remote itself failed.
 fn newest_valid(
     remote: &dyn RemoteBackend,
     folder: &str,
     kernel: &str,
     schema: &KernelSchema,
-) -> Result<Result<Found, String>, RemoteError> {
+) -> Result<Result<Found, NoEntry>, RemoteError> {
     let mut keys: Vec<RemoteKey> = remote.list(folder)?.iter().filter_map(|k| RemoteKey::parse(k)).collect();
     keys.sort_by(|a, b| b.name.cmp(&a.name));
     let mut rejected = Vec::new();
@@ -122,52 +122,81 @@ fn newest_valid(
         let bytes = match remote.get(&key) {
             Ok(bytes) => bytes,
             Err(e) => {
-                rejected.push(format!("{key}: {e}"));
+                rejected.push((key, Unusable::Get(e)));
                 continue;
             }
         };
         match validate_entry_bytes(&bytes, &key.name, key.store_key(), Some(schema)) {
             Ok(entry) => return Ok(Ok(Found { key, bytes, entry })),
-            Err(reason) => rejected.push(format!("{key}: {reason}")),
+            Err(reason) => rejected.push((key, Unusable::Invalid(reason))),
         }
     }
-    Ok(Err(if rejected.is_empty() {
-        format!("no entry under {folder}")
-    } else {
-        format!("no valid entry under {folder}; rejected {}", rejected.join("; "))
-    }))
+    Ok(Err(NoEntry { folder: folder.to_owned(), rejected }))
+}
+
+/// Why a remote folder gave no entry: it holds none of the kernel's, or each one it
+/// holds could not be fetched or is invalid (newest first).
+#[derive(Debug)]
+struct NoEntry {
+    folder: String,
+    rejected: Vec<(RemoteKey, Unusable)>,
+}
+
+/// Why one remote object was passed over.
+#[derive(Debug, thiserror::Error)]
+enum Unusable {
+    #[error(transparent)]
+    Get(RemoteError),
+    #[error(transparent)]
+    Invalid(EntryError),
+}
+
+impl std::fmt::Display for NoEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.rejected.is_empty() {
+            return write!(f, "no entry under {}", self.folder);
+        }
+        write!(f, "no valid entry under {}; rejected ", self.folder)?;
+        for (i, (key, why)) in self.rejected.iter().enumerate() {
+            let sep = if i == 0 { "" } else { "; " };
+            write!(f, "{sep}{key}: {why}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Pushes a sweep's newly written entry to the configured remote, unless none is
 /// configured or `KTC_REMOTE_PUSH=0`. `None`: nothing was tried. A failure is warned
 /// about once and returned; it never fails the sweep.
-pub(crate) fn push_after_sweep(path: &Path, entry: &Entry) -> Option<Result<PutOutcome, String>> {
+pub(crate) fn push_after_sweep(path: &Path, entry: &Entry) -> Option<Result<PutOutcome, PushError>> {
     let url = match env_url() {
         Ok(Some(url)) if push_enabled() => url,
         Ok(_) => return None,
-        Err(e) => return Some(Err(warned(format!("not pushing {}: {e}", path.display())))),
+        Err(e) => return Some(Err(warned(PushError::Config { path: path.to_owned(), source: Arc::new(e) }))),
     };
     let key =
         Key { fingerprint: &entry.fingerprint, kernel: &entry.kernel, code_version: &entry.code_version };
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let bytes = match std::fs::read(path) {
         Ok(bytes) => bytes,
-        Err(e) => return Some(Err(warned(format!("not pushing {}: {e}", path.display())))),
+        Err(e) => return Some(Err(warned(PushError::Read { path: path.to_owned(), source: Arc::new(e) }))),
     };
     let Some(key) =
         RemoteKey::parse(&format!("{}/{}/{}/{name}", key.fingerprint, key.kernel, key.code_version))
     else {
-        return Some(Err(warned(format!("not pushing {}: not a remote key", path.display()))));
+        return Some(Err(warned(PushError::NotAKey { path: path.to_owned() })));
     };
     let shown = key.to_string();
     // A push is one object: allow it a few timeouts' worth, it is off the hot path.
     let pushed = bounded(&url, remote_timeout() * 5, move |remote| remote.put_if_absent(&key, &bytes));
-    Some(pushed.map_err(|e| warned(format!("pushing {shown} to {}: {e}", display(&url)))))
+    Some(
+        pushed.map_err(|e| warned(PushError::Put { key: shown, remote: display(&url), source: Arc::new(e) })),
+    )
 }
 
-fn warned(message: String) -> String {
-    crate::warn_once(message.clone());
-    message
+fn warned(e: PushError) -> PushError {
+    crate::warn_once(e.to_string());
+    e
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Remote keys: `<fingerprint>/<kernel>/<code_version>/<entry file name>`, each
 //! component slug-safe, so a key can never name a path outside a folder backend.
 
+use crate::error::BadPrefix;
 use crate::store::{Key, is_entry_file_name, is_slug};
 
 /// The key of one entry, the same layout as the local store's relative path.
@@ -49,19 +50,19 @@ impl std::fmt::Display for RemoteKey {
 }
 
 /// The components of a list prefix (`""`, `"a/"`, `"a/b/"`, `"a/b/c/"`), checked.
-pub(crate) fn prefix_parts(prefix: &str) -> Result<Vec<&str>, String> {
+pub(crate) fn prefix_parts(prefix: &str) -> Result<Vec<&str>, BadPrefix> {
     if prefix.is_empty() {
         return Ok(Vec::new());
     }
     let Some(body) = prefix.strip_suffix('/') else {
-        return Err("a prefix is empty or ends with `/`".into());
+        return Err(BadPrefix::NoTrailingSlash);
     };
     let parts: Vec<&str> = body.split('/').collect();
     if parts.len() > 3 {
-        return Err("a prefix has at most three components".into());
+        return Err(BadPrefix::TooDeep);
     }
     match parts.iter().find(|p| !is_slug(p)) {
-        Some(p) => Err(format!("`{p}` is not a safe path component")),
+        Some(p) => Err(BadPrefix::UnsafeComponent((*p).to_owned())),
         None => Ok(parts),
     }
 }

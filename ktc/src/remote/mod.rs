@@ -12,7 +12,6 @@
 //! (default 2000); a sweep pushes its new entry unless `KTC_REMOTE_PUSH=0`.
 
 mod config;
-mod error;
 mod fetch;
 mod folder;
 mod key;
@@ -20,8 +19,8 @@ mod key;
 mod s3;
 mod sync;
 
+pub use crate::error::{BadPrefix, PushError, RemoteError};
 pub use config::{RemoteUrl, from_env, open, remote_timeout};
-pub use error::RemoteError;
 pub use folder::FolderBackend;
 pub use key::RemoteKey;
 #[cfg(feature = "s3")]

@@ -103,7 +103,7 @@ pub fn push(
         let shown = format!("{}/{}/{}/{name}", listed.fingerprint, listed.kernel, listed.code_version);
         let reject = |reason: String| Rejected { key: shown.clone(), reason };
         if let Err(reason) = &listed.entry {
-            report.rejected.push(reject(reason.clone()));
+            report.rejected.push(reject(reason.to_string()));
             continue;
         }
         let Some(key) = RemoteKey::parse(&shown) else {
@@ -145,10 +145,11 @@ pub fn pull(
             report.already_present.push(shown);
             continue;
         }
-        let fetched = remote
-            .get(&key)
-            .map_err(|e| e.to_string())
-            .and_then(|bytes| validate_entry_bytes(&bytes, &key.name, key.store_key(), None).map(|_| bytes));
+        let fetched = remote.get(&key).map_err(|e| e.to_string()).and_then(|bytes| {
+            validate_entry_bytes(&bytes, &key.name, key.store_key(), None)
+                .map(|_| bytes)
+                .map_err(|e| e.to_string())
+        });
         let stored = fetched.and_then(|bytes| {
             cache.import_bytes(key.store_key(), &key.name, &bytes).map_err(|e| e.to_string())
         });

@@ -136,7 +136,7 @@ impl Sweep<'_> {
                     if self.remove_invalid && fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
                         doomed.push(path.clone());
                     }
-                    report.invalid.push(Skipped { path, reason });
+                    report.invalid.push(Skipped { path, reason: reason.to_string() });
                 }
             }
         }

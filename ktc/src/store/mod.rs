@@ -7,6 +7,7 @@
 //! entry. `gc` removes superseded entries.
 
 mod gc;
+mod invalid;
 mod name;
 mod read;
 #[cfg(test)]
@@ -15,11 +16,13 @@ mod time;
 mod write;
 
 pub use gc::{GcOptions, GcReport};
+pub(crate) use invalid::MAX_ENTRY_BYTES;
+pub use invalid::{Ahead, EntryError};
 #[cfg(feature = "cli")]
 pub(crate) use name::check_entry;
 pub(crate) use name::{Key, TMP_PREFIX, is_entry_file_name};
 pub use read::{Listed, Lookup, LookupStatus, Skipped};
-pub(crate) use read::{MAX_ENTRY_BYTES, read_names, subfolders, validate_entry_bytes};
+pub(crate) use read::{read_names, subfolders, validate_entry_bytes};
 pub use time::now_rfc3339;
 pub(crate) use write::{link_if_absent, sync_dir, write_temp};
 

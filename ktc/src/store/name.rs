@@ -2,6 +2,7 @@
 //! rules for the stamps in names and in `created` (strict shape, a bounded clock skew),
 //! and the rules every entry obeys wherever it comes from.
 
+use super::invalid::{Ahead, EntryError};
 use super::time::Utc;
 use crate::entry::Entry;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -73,11 +74,10 @@ pub(crate) fn created_stamp(created: &str) -> Option<String> {
 
 /// `created` as the store accepts it: RFC 3339 UTC with microseconds, a real date,
 /// not later than [`MAX_CLOCK_SKEW`] ahead of now.
-pub(crate) fn check_created(created: &str) -> Result<(), String> {
-    let micros = created_micros(created)
-        .ok_or_else(|| format!("created `{created}` is not a UTC time like `2026-11-30T03:25:16.123456Z`"))?;
+pub(crate) fn check_created(created: &str) -> Result<(), EntryError> {
+    let micros = created_micros(created).ok_or_else(|| EntryError::Created(created.to_owned()))?;
     if micros > latest_allowed() {
-        return Err(format!("created `{created}` is {}", ahead_text()));
+        return Err(EntryError::CreatedAhead { created: created.to_owned(), ahead: ahead() });
     }
     Ok(())
 }
@@ -86,35 +86,29 @@ pub(crate) fn check_created(created: &str) -> Result<(), String> {
 /// `code_version` is the hash of its provenance, `created` a real UTC time not ahead
 /// of this host's clock by more than the allowed skew, and at most
 /// [`Entry::MAX_MEASUREMENTS`] measurements and exclusions.
-pub(crate) fn check_entry(entry: &Entry) -> Result<(), String> {
+pub(crate) fn check_entry(entry: &Entry) -> Result<(), EntryError> {
     let max = Entry::MAX_MEASUREMENTS;
     for (count, what) in [(entry.measurements.len(), "measurements"), (entry.excluded.len(), "exclusions")] {
         if count > max {
-            return Err(format!("{count} {what}, more than the {max} a sweep ever records"));
+            return Err(EntryError::TooMany { count, what, max });
         }
     }
     let hash = entry.provenance.code_version();
     if entry.code_version != hash {
-        return Err(format!(
-            "code_version `{}` is not the hash of its provenance (`{hash}`)",
-            entry.code_version
-        ));
+        return Err(EntryError::CodeVersion { found: entry.code_version.clone(), hash });
     }
     check_created(&entry.created)
 }
 
 /// Why an entry file name is dated too far ahead to count, if it is.
-pub(crate) fn future_dated(name: &str) -> Option<String> {
+pub(crate) fn future_dated(name: &str) -> Option<EntryError> {
     let micros = name.get(..23).and_then(stamp_micros)?;
-    (micros > latest_allowed()).then(|| format!("dated {}, {}", &name[..23], ahead_text()))
+    (micros > latest_allowed())
+        .then(|| EntryError::FutureDated { stamp: name[..23].to_owned(), ahead: ahead() })
 }
 
-fn ahead_text() -> String {
-    format!(
-        "more than {} min ahead of this host's clock (now {}); skipped so it cannot shadow newer entries",
-        MAX_CLOCK_SKEW.as_secs() / 60,
-        Utc::of(SystemTime::now()).rfc3339()
-    )
+fn ahead() -> Ahead {
+    Ahead { skew_minutes: MAX_CLOCK_SKEW.as_secs() / 60, now: Utc::of(SystemTime::now()).rfc3339() }
 }
 
 /// Now plus the allowed skew, in microseconds since the epoch.
@@ -199,9 +193,11 @@ mod tests {
     #[test]
     fn the_future_is_a_few_minutes_away() {
         let soon = Utc::of(SystemTime::now() + Duration::from_secs(60)).file_stamp();
-        assert_eq!(future_dated(&format!("{soon}-0000000000000000.json")), None);
+        assert!(future_dated(&format!("{soon}-0000000000000000.json")).is_none());
         let later = Utc::of(SystemTime::now() + Duration::from_secs(600)).file_stamp();
-        assert!(future_dated(&format!("{later}-0000000000000000.json")).unwrap().contains("ahead"));
+        assert!(
+            future_dated(&format!("{later}-0000000000000000.json")).unwrap().to_string().contains("ahead")
+        );
         assert!(check_created(&Utc::of(SystemTime::now() + Duration::from_secs(600)).rfc3339()).is_err());
         assert!(check_created(&Utc::of(SystemTime::now()).rfc3339()).is_ok());
     }

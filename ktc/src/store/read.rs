@@ -1,5 +1,6 @@
 //! Reading: the newest valid entry of a key, stale detection, and listing.
 
+use super::invalid::{EntryError, MAX_ENTRY_BYTES};
 use super::name::{Key, TMP_PREFIX, check_entry, future_dated, is_entry_file_name};
 use super::{KernelTuningCache, is_slug};
 use crate::decision::{KernelSchema, Region};
@@ -9,10 +10,7 @@ use std::collections::BTreeMap;
 use std::fs::{self, File};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-
-/// Entries larger than this are skipped unread: a real table is a few kilobytes, the
-/// sweep's measurements a few hundred.
-pub(crate) const MAX_ENTRY_BYTES: u64 = 16 << 20;
+use std::sync::Arc;
 
 /// The result of a [`load`](KernelTuningCache::load) or
 /// [`lookup`](KernelTuningCache::lookup): what was found and which files were skipped.
@@ -96,7 +94,7 @@ pub struct Listed {
     /// The code version folder it is in.
     pub code_version: String,
     /// The entry, or why it is invalid.
-    pub entry: Result<Entry, String>,
+    pub entry: Result<Entry, EntryError>,
 }
 
 /// How many times a lookup lists a folder again after files it listed vanished (a gc
@@ -240,7 +238,7 @@ pub(super) fn newest_valid_listed(
                 Err(_) if vanished(&path) => any_vanished = true,
                 // A file skipped on an earlier listing is reported once.
                 Err(_) if attempt > 0 && skipped.iter().any(|s| s.path == path) => {}
-                Err(reason) => skipped.push(Skipped { path, reason }),
+                Err(reason) => skipped.push(Skipped { path, reason: reason.to_string() }),
             }
         }
         if !any_vanished {
@@ -294,7 +292,11 @@ pub(crate) fn read_names(dir: &Path, skipped: &mut Vec<Skipped>) -> Vec<(String,
 }
 
 /// Reads, parses and validates one entry file; `Err` says what is wrong with it.
-pub(crate) fn read_entry(path: &Path, key: Key<'_>, schema: Option<&KernelSchema>) -> Result<Entry, String> {
+pub(crate) fn read_entry(
+    path: &Path,
+    key: Key<'_>,
+    schema: Option<&KernelSchema>,
+) -> Result<Entry, EntryError> {
     let text = read_capped(path)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     parse_entry(&text, name, key, schema)
@@ -307,31 +309,36 @@ pub(crate) fn validate_entry_bytes(
     name: &str,
     key: Key<'_>,
     schema: Option<&KernelSchema>,
-) -> Result<Entry, String> {
+) -> Result<Entry, EntryError> {
     if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(format!("{} bytes, larger than the {MAX_ENTRY_BYTES}-byte limit", bytes.len()));
+        return Err(EntryError::TooLarge(bytes.len() as u64));
     }
     if bytes.is_empty() {
-        return Err("empty file".into());
+        return Err(EntryError::Empty);
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("not UTF-8: {e}"))?;
+    let text = std::str::from_utf8(bytes).map_err(EntryError::NotUtf8)?;
     parse_entry(text, name, key, schema)
 }
 
 /// Parses and validates the text of an entry file named `name` in `key`'s folder.
-fn parse_entry(text: &str, name: &str, key: Key<'_>, schema: Option<&KernelSchema>) -> Result<Entry, String> {
+fn parse_entry(
+    text: &str,
+    name: &str,
+    key: Key<'_>,
+    schema: Option<&KernelSchema>,
+) -> Result<Entry, EntryError> {
     if !is_entry_file_name(name) {
-        return Err("file name is not `<yyyymmddThhmmss.ffffffZ>-<16 hex>.json`".into());
+        return Err(EntryError::FileName);
     }
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| EntryError::Json(Arc::new(e)))?;
     match value.get("schema").and_then(serde_json::Value::as_u64) {
         Some(n) if n == u64::from(SCHEMA) => {}
-        Some(n) => return Err(format!("schema {n} is not the supported schema {SCHEMA}")),
-        None => return Err("no schema number".into()),
+        Some(n) => return Err(EntryError::Schema(n)),
+        None => return Err(EntryError::NoSchema),
     }
-    let entry: Entry = serde_json::from_value(value).map_err(|e| format!("not a valid entry: {e}"))?;
+    let entry: Entry = serde_json::from_value(value).map_err(|e| EntryError::Shape(Arc::new(e)))?;
     check_key(&entry, key)?;
-    entry.table().validate(schema).map_err(|e| format!("invalid decision table: {e}"))?;
+    entry.table().validate(schema).map_err(EntryError::Table)?;
     check_entry(&entry)?;
     // Last, so a broken file says what is broken, not only when it claims to be from.
     if let Some(reason) = future_dated(name) {
@@ -341,34 +348,32 @@ fn parse_entry(text: &str, name: &str, key: Key<'_>, schema: Option<&KernelSchem
 }
 
 /// The file's text, if it is a regular file of at most [`MAX_ENTRY_BYTES`] in UTF-8.
-fn read_capped(path: &Path) -> Result<String, String> {
-    let meta = fs::symlink_metadata(path).map_err(|e| format!("cannot stat: {e}"))?;
+fn read_capped(path: &Path) -> Result<String, EntryError> {
+    let meta = fs::symlink_metadata(path).map_err(|e| EntryError::Stat(Arc::new(e)))?;
     let kind = meta.file_type();
     if kind.is_symlink() {
-        return Err("a symbolic link, not a regular file".into());
+        return Err(EntryError::Symlink);
     }
     if !kind.is_file() {
-        let what = if kind.is_dir() { "a directory" } else { "a special file" };
-        return Err(format!("{what}, not a regular file"));
+        return Err(if kind.is_dir() { EntryError::Directory } else { EntryError::Special });
     }
-    let too_large = |len: u64| format!("{len} bytes, larger than the {MAX_ENTRY_BYTES}-byte limit");
     if meta.len() > MAX_ENTRY_BYTES {
-        return Err(too_large(meta.len()));
+        return Err(EntryError::TooLarge(meta.len()));
     }
-    let file = File::open(path).map_err(|e| format!("cannot open: {e}"))?;
+    let file = File::open(path).map_err(|e| EntryError::Open(Arc::new(e)))?;
     let mut bytes = Vec::new();
     // The file may have been swapped or grown since the stat: read no more than the cap.
-    file.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read: {e}"))?;
+    file.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| EntryError::Read(Arc::new(e)))?;
     if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(too_large(bytes.len() as u64));
+        return Err(EntryError::TooLarge(bytes.len() as u64));
     }
     if bytes.is_empty() {
-        return Err("empty file".into());
+        return Err(EntryError::Empty);
     }
-    String::from_utf8(bytes).map_err(|e| format!("not UTF-8: {}", e.utf8_error()))
+    String::from_utf8(bytes).map_err(|e| EntryError::NotUtf8(e.utf8_error()))
 }
 
-fn check_key(entry: &Entry, key: Key<'_>) -> Result<(), String> {
+fn check_key(entry: &Entry, key: Key<'_>) -> Result<(), EntryError> {
     let pairs = [
         ("fingerprint", &entry.fingerprint, key.fingerprint),
         ("kernel", &entry.kernel, key.kernel),
@@ -376,7 +381,7 @@ fn check_key(entry: &Entry, key: Key<'_>) -> Result<(), String> {
     ];
     match pairs.iter().find(|(_, inside, folder)| inside != folder) {
         Some((field, inside, folder)) => {
-            Err(format!("{field} `{inside}` inside does not match its folder `{folder}`"))
+            Err(EntryError::KeyMismatch { field, inside: inside.to_string(), folder: folder.to_string() })
         }
         None => Ok(()),
     }

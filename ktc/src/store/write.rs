@@ -44,7 +44,7 @@ impl KernelTuningCache {
     fn publish_entry(&self, entry: &Entry, stamp: Option<String>) -> Result<PathBuf, Error> {
         let dir = self.entry_dir(entry)?;
         entry.table().validate(None)?;
-        check_entry(entry).map_err(|msg| invalid_input("check entry", &dir, msg))?;
+        check_entry(entry).map_err(|reason| invalid_input("check entry", &dir, reason))?;
         let mut bytes = serde_json::to_vec_pretty(entry)?;
         bytes.push(b'\n');
         fs::create_dir_all(&dir).map_err(|e| Error::io("create entry folder", &dir, e))?;
@@ -75,8 +75,14 @@ impl KernelTuningCache {
     }
 }
 
-fn invalid_input(op: &'static str, path: &Path, msg: String) -> Error {
-    Error::io(op, path, io::Error::new(io::ErrorKind::InvalidInput, msg))
+/// An entry refused before writing, as the I/O error of `op` on `path`; the reason
+/// (an [`EntryError`](super::EntryError) where there is one) stays its inner error.
+fn invalid_input(
+    op: &'static str,
+    path: &Path,
+    reason: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+) -> Error {
+    Error::io(op, path, io::Error::new(io::ErrorKind::InvalidInput, reason))
 }
 
 /// Writes `bytes` to a new `.tmp-<nonce>` file in `dir` and flushes it to disk.

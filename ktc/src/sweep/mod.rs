@@ -27,8 +27,8 @@ mod verify;
 
 pub use crate::job::{ProgressGroup, SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use approx::Approx;
-pub use harness::Harness;
+pub use harness::{Harness, InputsError};
 pub use release::{RELEASE_VAR, TestBuild};
 pub use run::run;
 pub use tune_in_test::tune_in_test;
-pub use values::FromGridValue;
+pub use values::{FromGridValue, GridValueError};

@@ -1,6 +1,7 @@
 //! What a sweep will measure: the grid points and the (variant, block size)
 //! candidates that can run here.
 
+use crate::Error;
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
 
@@ -24,9 +25,10 @@ pub(crate) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn new(tuner: &KernelInfo) -> Result<Plan, String> {
+    pub(super) fn new(tuner: &KernelInfo) -> Result<Plan, Error> {
         if tuner.axes.iter().any(|a| a.grid.is_empty()) {
-            return Err("an axis has an empty sweep grid".into());
+            let reason = "an axis has an empty sweep grid".into();
+            return Err(Error::Sweep { kernel: tuner.name.to_string(), reason });
         }
         let mut candidates = Vec::new();
         let mut unavailable = Vec::new();
@@ -36,7 +38,7 @@ impl Plan {
                     variant: variant.name.into(),
                     block_size: None,
                     point: None,
-                    reason,
+                    reason: reason.to_string(),
                 });
                 continue;
             }
@@ -49,7 +51,9 @@ impl Plan {
         }
         let reference_variant = tuner.reference_index();
         let reference = candidates.iter().position(|c| c.variant == reference_variant).ok_or_else(|| {
-            format!("the reference variant `{}` cannot run here", tuner.variants[reference_variant].name)
+            let reason =
+                format!("the reference variant `{}` cannot run here", tuner.variants[reference_variant].name);
+            Error::Sweep { kernel: tuner.name.to_string(), reason }
         })?;
         let fallback = tuner.fallback_index();
         let mut preference: Vec<usize> = (0..candidates.len()).collect();

@@ -1,7 +1,7 @@
 //! What a sweep has measured so far ([`Sweeper`]), and what tuning and verifying both
 //! use: the store, the round limits, points as entry maps and labels.
 
-use super::harness::Harness;
+use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
@@ -30,8 +30,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         harness: &'a H,
         options: &SweepOptions,
     ) -> Result<Self, Error> {
-        let plan =
-            Plan::new(tuner).map_err(|reason| Error::Sweep { kernel: tuner.name.to_string(), reason })?;
+        let plan = Plan::new(tuner)?;
         let live = vec![true; plan.candidates.len()];
         let excluded = plan.unavailable.clone();
         Ok(Sweeper { tuner, harness, plan, rounds: limits(options).0, live, excluded, results: Vec::new() })
@@ -39,7 +38,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
 
     /// Measures one point within `cap`: the index of its result, or why its inputs
     /// could not be built.
-    pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, String> {
+    pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, InputsError> {
         let inputs = self.harness.build(point)?;
         let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap);
         for (candidate, reason) in &result.failed {

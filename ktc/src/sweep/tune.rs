@@ -79,7 +79,7 @@ fn sweep_grid<H: Harness>(sweeper: &mut Sweeper<'_, H>, options: &SweepOptions, 
         // without a device, say) is skipped with its reason; regions then come from
         // the points that were measured.
         if let Err(reason) = sweeper.measure(point, cap) {
-            sweeper.excluded.push(unbuildable(tuner, point, reason));
+            sweeper.excluded.push(unbuildable(tuner, point, reason.to_string()));
         }
         progress.point_done(&point_label(tuner, point));
     }
