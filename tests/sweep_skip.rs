@@ -52,6 +52,9 @@ fn options(dir: &std::path::Path) -> SweepOptions {
         cache_dir: Some(dir.to_path_buf()),
         fingerprint: Some("skip-host".into()),
         progress: false,
+        // The grid alone: refinement would add midpoints wherever noise makes the two
+        // near-equal variants disagree, and this test counts the grid's measurements.
+        grid_only: true,
         ..SweepOptions::default()
     }
 }
