@@ -1,6 +1,6 @@
 //! Data for MRMR: tables as read from files ([`Table`]), made discrete ([`encode`])
-//! into data sets ([`Dataset`]); CSV ([`csv`], feature `csv`) and Parquet / Arrow
-//! ([`parquet`], feature `parquet`) readers; a seeded synthetic set with planted
+//! into data sets ([`Dataset`]); CSV (module `csv`, feature `csv`) and Parquet / Arrow
+//! (module `parquet`, feature `parquet`) readers; a seeded synthetic set with planted
 //! informative and redundant features ([`synthetic`]); the PRNG behind it
 //! ([`SplitMix64`]).
 
