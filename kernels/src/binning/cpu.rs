@@ -62,7 +62,7 @@ fn run_linear<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: u
 /// Bins by a binary search whose steps are selects, not branches: the step count
 /// depends only on the number of edges, so random values cost no mispredictions.
 #[inline]
-fn binary_one(edges: &[f64], v: f64) -> u8 {
+pub(super) fn binary_one(edges: &[f64], v: f64) -> u8 {
     if edges.is_empty() {
         return 0;
     }

@@ -17,7 +17,7 @@ use crate::floats::Float;
 
 /// Bits of the key that pick a bucket: 65 536 counters (256 KB, cache resident).
 const BUCKET_BITS: u32 = 16;
-const BUCKETS: usize = 1 << BUCKET_BITS;
+pub(super) const BUCKETS: usize = 1 << BUCKET_BITS;
 
 /// Values sampled to predict the ranks' buckets: enough that three standard deviations
 /// of a sample quantile are under 1 % of the column, few enough to cost ~0.1 ms.
@@ -210,7 +210,7 @@ fn exclusive_prefix(counts: &[u32]) -> Vec<usize> {
         .collect()
 }
 
-fn bucket(key: u64) -> usize {
+pub(super) fn bucket(key: u64) -> usize {
     (key >> (64 - BUCKET_BITS)) as usize
 }
 
