@@ -27,6 +27,7 @@ mod lookup;
 mod select;
 
 pub use crate::floats::Floats;
+pub(crate) use columns::bin_column;
 pub use columns::quantile_codes;
 pub use edges::{MAX_BINS, quantile_edges};
 

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::table::{Column, Table};
 use super::{ColumnKind, DataError, Dataset};
+use crate::binning::bin_column;
 use crate::{Codes, Floats, quantile_codes};
 
 /// The most levels a one-byte code holds.
@@ -86,44 +87,42 @@ pub fn encode(table: Table, target: &str, options: EncodeOptions) -> Result<Data
     })
 }
 
-/// The features' codes, column-major: discrete columns in parallel, then every
-/// binned column in one parallel [`quantile_codes`] call.
+/// The features' codes, column-major, written straight into the one buffer they end
+/// in: each column (in parallel) copies its codes in if it has them (labels, small
+/// integers) or is binned into its place ([`bin_column`]: quantile edges by selection,
+/// the tuned `discretize`). An error is the first column's, in column order.
 fn features(
     names: &[String],
     columns: Vec<Column>,
     options: EncodeOptions,
 ) -> Result<(Vec<u8>, Vec<ColumnKind>), DataError> {
     let n = columns.first().map_or(0, Column::len);
-    let parts: Vec<Result<Coded, DataError>> =
-        (names.par_iter().zip(&columns)).map(|(name, col)| as_codes(name, col, options.discrete)).collect();
-    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let to_bin: Vec<Floats> = (columns.into_iter().zip(&parts))
-        .filter(|(_, part)| part.is_none())
-        .map(|(c, _)| column_values(c))
-        .collect();
-    let binned = binned(&to_bin, options.bins).map_err(|e| match e {
-        DataError::Kernel(crate::Error::NotANumber { column, row }) => {
-            let j = (parts.iter().enumerate()).filter(|(_, p)| p.is_none()).nth(column).map_or(0, |(j, _)| j);
-            DataError::Invalid(format!("column `{}`: NaN at row {}", names[j], row + 1))
-        }
-        other => other,
-    })?;
-    let mut binned = binned.chunks(n.max(1));
-    let mut codes = Vec::with_capacity(n * parts.len());
-    let mut kinds = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Some((c, kind)) => {
-                codes.extend_from_slice(&c);
-                kinds.push(kind);
-            }
-            None => {
-                codes.extend_from_slice(binned.next().unwrap_or_default());
-                kinds.push(ColumnKind::Binned { bins: options.bins });
-            }
-        }
+    let mut codes = vec![0u8; n * columns.len()];
+    if n == 0 {
+        return Ok((codes, columns.iter().map(|_| ColumnKind::Binned { bins: options.bins }).collect()));
     }
-    Ok((codes, kinds))
+    let kinds: Vec<Result<ColumnKind, DataError>> = (codes.par_chunks_mut(n).zip(&columns).zip(names))
+        .map(|((out, col), name)| match (as_codes(name, col, options.discrete)?, col) {
+            (Some((c, kind)), _) => {
+                out.copy_from_slice(&c);
+                Ok(kind)
+            }
+            // `as_codes` codes every labels column.
+            (None, Column::Labels { .. }) => {
+                Err(DataError::Invalid(format!("column `{name}`: labels without codes")))
+            }
+            (None, Column::Numbers(values)) => {
+                bin_column(values, options.bins, out).map_err(|e| match e {
+                    crate::Error::NotANumber { row, .. } => {
+                        DataError::Invalid(format!("column `{name}`: NaN at row {}", row + 1))
+                    }
+                    other => other.into(),
+                })?;
+                Ok(ColumnKind::Binned { bins: options.bins })
+            }
+        })
+        .collect();
+    Ok((codes, kinds.into_iter().collect::<Result<_, _>>()?))
 }
 
 /// A column's codes and kind, or `None` where it is to be binned.
