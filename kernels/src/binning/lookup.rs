@@ -4,9 +4,9 @@
 //! Every value of a bucket no edge falls in has one code (the number of edges in the
 //! buckets below); a bucket with one edge has two, told apart by one compare. So for
 //! most values a code costs a key, a shift, a load and a compare, whatever the number
-//! of edges. Values of a bucket with several edges take the binary search; so do the
-//! buckets of ±0 (IEEE `0.0 <= -0.0` holds, the key order puts `-0.0` first) and those
-//! that may hold a NaN (refused, as everywhere).
+//! of edges. Values of a bucket with several edges are compared with those edges only;
+//! the buckets of ±0 (IEEE `0.0 <= -0.0` holds, the key order puts `-0.0` first) and
+//! those that may hold a NaN (refused, as everywhere) take the binary search.
 
 use super::cpu::binary_one;
 use super::edges::check;
@@ -14,9 +14,13 @@ use super::select::{BUCKETS, bucket};
 use crate::Error;
 use crate::floats::{Float, Floats};
 
-/// A table entry's flag: the bucket's values need the binary search (a bucket with
-/// several edges, ±0's, or one that may hold a NaN).
+/// A table entry's flag: the bucket's values need the binary search over every edge
+/// (±0's buckets, or one that may hold a NaN).
 const SEARCH: u32 = 1 << 16;
+
+/// A table entry's flag: the bucket holds several edges (bits 8–15 their number, from
+/// the one at bits 0–7): its values are compared with those only.
+const SEVERAL: u32 = 1 << 17;
 
 /// Bins `values` by the bucket table of `edges` (checked first, as by every variant).
 pub(crate) fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
@@ -32,8 +36,9 @@ pub(crate) fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
     }
 }
 
-/// Each bucket's entry: bits 0–7 the code of its values below its edge (the number of
-/// edges in lower buckets), bits 8–15 the slot in `above` of its one edge (0: none), or
+/// Each bucket's entry: bits 0–7 the code of its values below its edges (the number of
+/// edges in lower buckets, so also the index of its first edge), bits 8–15 the slot in
+/// `above` of its one edge (0: none), or the number of its edges with [`SEVERAL`]; or
 /// the [`SEARCH`] flag.
 fn table(edges: &[f64]) -> Vec<u32> {
     let mut table = vec![0u32; BUCKETS];
@@ -49,7 +54,7 @@ fn table(edges: &[f64]) -> Vec<u32> {
         *entry = match here {
             0 => below,
             1 => below | (below + 1) << 8,
-            _ => SEARCH,
+            _ => SEVERAL | below | here << 8,
         };
         below += here;
     }
@@ -62,8 +67,8 @@ fn table(edges: &[f64]) -> Vec<u32> {
     table
 }
 
-/// One load, one compare and one add per value outside the `SEARCH` buckets; no branch
-/// but the (rarely taken) one into the search.
+/// One load, one compare and one add per value in a bucket with at most one edge; no
+/// branch but the (rarely taken) one to the others.
 fn run<F: Float>(
     values: &[F],
     edges: &[f64],
@@ -74,8 +79,13 @@ fn run<F: Float>(
     for (row, (c, x)) in codes.iter_mut().zip(values).enumerate() {
         let v = x.wide();
         let entry = table[bucket(v.key())];
-        *c = if entry & SEARCH == 0 {
+        *c = if entry & (SEARCH | SEVERAL) == 0 {
             (entry as u8).wrapping_add(u8::from(v >= above[usize::from((entry >> 8) as u8)]))
+        } else if entry & SEVERAL != 0 {
+            // Not a NaN (those buckets are `SEARCH`); the bucket's edges are adjacent.
+            let first = usize::from(entry as u8);
+            let mine = edges.get(first..first + usize::from((entry >> 8) as u8)).unwrap_or_default();
+            (entry as u8).wrapping_add(mine.iter().filter(|&&e| e <= v).count() as u8)
         } else if v.is_nan() {
             return Err(Error::NotANumber { column: 0, row });
         } else {
