@@ -20,6 +20,7 @@ use ktc_kernels::mrmr::{self, Options, TuningStatus, ensure_tuned};
 use ktc_kernels::{discretize, joint_hist_batched};
 
 use self::args::{Args, Source};
+use self::load::Data;
 
 fn main() -> ExitCode {
     let args = Args::parse();
@@ -54,7 +55,14 @@ fn run(args: &Args) -> Result<()> {
         discrete: args.discrete,
         ..Options::default()
     };
-    let mut report = mrmr::select_table(loaded.table, &loaded.target, &options)?;
+    let mut report = match loaded.data {
+        Data::Table(table) => mrmr::select_table(table, &loaded.target, &options)?,
+        Data::Encoded(data, bin) => {
+            let mut report = mrmr::select_dataset(&data, &options)?;
+            report.times.bin = bin;
+            report
+        }
+    };
     report.times.read = loaded.read;
     for w in &report.warnings {
         eprintln!("warning: {w}");
@@ -65,7 +73,7 @@ fn run(args: &Args) -> Result<()> {
     if args.compare {
         let data = load::load(args)?;
         let encoding = EncodeOptions { bins: options.bins, discrete: options.discrete };
-        let data = ktc_kernels::data::encode(data.table, &data.target, encoding)?;
+        let data = data.data.into_dataset(&data.target, encoding)?;
         println!(
             "relevance histograms:  {}",
             joint_hist_batched::explain(&data.target, &data.features, &mut [])

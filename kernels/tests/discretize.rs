@@ -85,6 +85,15 @@ fn edge_cases() {
             &[-1.0, 0.0, 1.0],
         );
     }
+    // Signed zeros compare equal (`0.0 <= -0.0`), though their keys differ; edges of
+    // either sign, in either order, next to values of every kind near them.
+    let near_zero = [0.0, -0.0, 5e-324, -5e-324, 1.0, -1.0, f64::INFINITY, f64::NEG_INFINITY, 1e-300];
+    for edges in [[-0.0, 0.0], [0.0, -0.0], [-5e-324, 0.0], [0.0, 5e-324]] {
+        let wide = near_zero.repeat(3);
+        check_all(&Floats::from(wide.clone()), &edges);
+        assert_eq!(reference(&Floats::from(wide.clone()), &edges), by_definition(&wide, &edges));
+        check_all(&Floats::from(wide.iter().map(|&v| v as f32).collect::<Vec<_>>()), &edges);
+    }
     let values = Floats::from(vec![1.0f64, 2.0, 3.0, 4.0]);
     assert_eq!(reference(&values, &quantile_edges(&values, 4).unwrap()), [0, 1, 2, 3]);
     assert_eq!(quantile_edges(&values, 1).unwrap(), Vec::<f64>::new());

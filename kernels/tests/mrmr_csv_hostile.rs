@@ -161,3 +161,19 @@ fn blocks_and_pieces_join_into_the_same_columns() {
     let Column::Labels { codes, labels } = &table.columns[1] else { panic!("labels") };
     assert!(codes.iter().enumerate().all(|(i, &c)| labels[c as usize] == format!("l{}", i % 3)));
 }
+
+#[test]
+fn a_bad_value_blocks_later_names_its_line() {
+    // Lines are counted piece by piece while the next block is read: an error several
+    // blocks on (after a quoted line break, which is a line too) still names its line.
+    let rows = 2 * BLOCK / 10 + 77;
+    let mut text = String::with_capacity(rows * 16);
+    text.push_str("x,name,y\n0,\"two\nlines\",0\n");
+    for i in 0..rows {
+        text.push_str(&format!("{},n{},{}\n", i % 1000, i % 3, i % 2));
+    }
+    text.push_str("oops,n,1\n");
+    let err = read_from(text.as_bytes(), 0, false, &|_, _| {}).unwrap_err();
+    let line = rows + 4;
+    assert!(err.to_string().starts_with(&format!("line {line}, column 1 (`x`)")), "{err}");
+}

@@ -97,3 +97,66 @@ fn a_file_that_is_not_parquet_is_an_error_not_a_panic() {
     std::fs::write(&path, &garbled).unwrap();
     let _ = read(&path, &|_, _| {});
 }
+
+/// A data set's names, kinds, bins and codes, to compare.
+fn summary(d: &ktc_kernels::data::Dataset) -> impl PartialEq + std::fmt::Debug {
+    use ktc_kernels::column::HostCodes;
+    let bytes = |c: &ktc_kernels::Codes| match c.host() {
+        Some(HostCodes::U8(b)) => b.to_vec(),
+        other => panic!("host u8 codes expected, got {}", other.is_some()),
+    };
+    let kinds = format!("{:?}", d.feature_kinds);
+    (
+        d.target_name.clone(),
+        d.feature_names.clone(),
+        kinds,
+        d.target.bins(),
+        d.features.bins(),
+        bytes(&d.target),
+        bytes(&d.features),
+    )
+}
+
+/// Column by column, binned as decoded: the same data set as reading the table first,
+/// for every column type and the target in any place; the same errors.
+#[test]
+fn the_streamed_load_equals_read_then_encode() {
+    use ktc_kernels::data::EncodeOptions;
+    use ktc_kernels::data::parquet::{load, load_streamed};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.parquet");
+    let rows = 5_000;
+    let mut rng = ktc_kernels::data::SplitMix64::new(3);
+    let real: Vec<f64> = (0..rows).map(|_| rng.unit() * 10.0 - 5.0).collect();
+    let mut columns = sample(rows).columns().to_vec();
+    columns.push(Arc::new(Float64Array::from(real)));
+    let names = ["x", "w", "name", "class", "real"];
+    write(&path, &[batch(names.iter().copied().zip(columns).collect())], 1_300);
+    for target in names {
+        for options in
+            [EncodeOptions { bins: 4, discrete: false }, EncodeOptions { bins: 256, discrete: false }]
+        {
+            let expected = load(&path, target, options).unwrap();
+            let streamed = load_streamed(&path, target, options, &|_, _| {}).unwrap();
+            assert_eq!(summary(&streamed.data), summary(&expected), "target {target}, {options:?}");
+        }
+        let discrete = EncodeOptions { bins: 8, discrete: true };
+        assert_eq!(
+            load_streamed(&path, target, discrete, &|_, _| {}).unwrap_err(),
+            load(&path, target, discrete).unwrap_err(),
+            "target {target}, discrete"
+        );
+    }
+    let options = EncodeOptions::default();
+    assert_eq!(
+        load_streamed(&path, "nope", options, &|_, _| {}).unwrap_err(),
+        load(&path, "nope", options).unwrap_err()
+    );
+    let nulls = batch(vec![
+        ("a", Arc::new(Float64Array::from(vec![Some(1.0), None])) as ArrayRef),
+        ("y", Arc::new(Int64Array::from(vec![0, 1]))),
+    ]);
+    write(&path, &[nulls.clone(), nulls], 2);
+    let err = load_streamed(&path, "y", options, &|_, _| {}).unwrap_err();
+    assert_eq!(err.to_string(), "parquet, column `a`, row group 0: null at row 1 (MRMR needs every value)");
+}

@@ -30,17 +30,15 @@ pub fn quantile_edges(values: &Floats, k: usize) -> Result<Vec<f64>, Error> {
     }
 }
 
-/// The edges by selection ([`values_at_ranks`]), after the NaN and emptiness checks.
+/// The edges by selection ([`values_at_ranks`], which also finds a NaN), after the
+/// emptiness check.
 fn edges_of<F: Float>(values: &[F], k: usize) -> Result<Vec<f64>, Error> {
     if values.is_empty() {
         return Err(Error::LengthMismatch { what: "values to take quantiles of", expected: 1, found: 0 });
     }
-    if let Some(row) = values.iter().position(|x| x.wide().is_nan()) {
-        return Err(Error::NotANumber { column: 0, row });
-    }
     let n = values.len();
     let ranks: Vec<usize> = (1..k).map(|i| i * n / k).collect();
-    Ok(values_at_ranks(values, &ranks))
+    values_at_ranks(values, &ranks).map_err(|row| Error::NotANumber { column: 0, row })
 }
 
 fn check_k(k: usize) -> Result<(), Error> {

@@ -23,9 +23,11 @@ mod columns;
 mod cpu;
 mod edges;
 mod gpu;
+mod lookup;
 mod select;
 
 pub use crate::floats::Floats;
+pub(crate) use columns::bin_column;
 pub use columns::quantile_codes;
 pub use edges::{MAX_BINS, quantile_edges};
 
@@ -58,6 +60,14 @@ pub mod discretize {
     #[variant]
     pub fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
         super::cpu::binary(values, edges, codes)
+    }
+
+    /// A table over the top 16 bits of each value's order-preserving key holds the
+    /// code of every bucket no edge falls in: a load per value, whatever the number of
+    /// edges; values in a bucket with an edge take the binary search.
+    #[variant]
+    pub fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+        super::lookup::lookup(values, edges, codes)
     }
 
     /// Rayon over chunks of `block_size` values, binary search inside.

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::table::{Column, Table};
 use super::{ColumnKind, DataError, Dataset};
+use crate::binning::bin_column;
 use crate::{Codes, Floats, quantile_codes};
 
 /// The most levels a one-byte code holds.
@@ -45,24 +46,9 @@ impl Default for EncodeOptions {
 /// # Ok::<(), ktc_kernels::data::DataError>(())
 /// ```
 pub fn encode(table: Table, target: &str, options: EncodeOptions) -> Result<Dataset, DataError> {
-    if options.bins == 0 || options.bins > MAX_LEVELS {
-        return Err(DataError::Invalid(format!("--bins must be in 1..=256, got {}", options.bins)));
-    }
     let Table { mut names, mut columns } = table;
-    if names.len() < 2 {
-        return Err(DataError::Empty(format!(
-            "the table has {} column(s); MRMR needs a target and a feature",
-            names.len()
-        )));
-    }
-    let t = names
-        .iter()
-        .position(|n| n == target)
-        .ok_or_else(|| DataError::UnknownTarget { target: target.to_string(), available: names.clone() })?;
-    let n = columns[0].len();
-    if n == 0 {
-        return Err(DataError::Empty("the table has a header but no data rows".into()));
-    }
+    let n = columns.first().map_or(0, Column::len);
+    let t = check_shape(&names, target, n, options)?;
     if let Some(j) = columns.iter().position(|c| c.len() != n) {
         let message = format!("{} rows where the first column has {n}", columns[j].len());
         return Err(DataError::Invalid(format!("column `{}`: {message}", names[j])));
@@ -76,6 +62,45 @@ pub fn encode(table: Table, target: &str, options: EncodeOptions) -> Result<Data
         }
     };
     let (codes, kinds) = features(&names, columns, options)?;
+    assemble((target_name, target_codes, target_kind), names, codes, kinds, n)
+}
+
+/// What [`encode`] checks before any column: `bins` in range, a target and a feature,
+/// `target` among `names`, rows. The target's index.
+pub(super) fn check_shape(
+    names: &[String],
+    target: &str,
+    n: usize,
+    options: EncodeOptions,
+) -> Result<usize, DataError> {
+    if options.bins == 0 || options.bins > MAX_LEVELS {
+        return Err(DataError::Invalid(format!("--bins must be in 1..=256, got {}", options.bins)));
+    }
+    if names.len() < 2 {
+        return Err(DataError::Empty(format!(
+            "the table has {} column(s); MRMR needs a target and a feature",
+            names.len()
+        )));
+    }
+    let t = names
+        .iter()
+        .position(|n| n == target)
+        .ok_or_else(|| DataError::UnknownTarget { target: target.to_string(), available: names.to_vec() })?;
+    if n == 0 {
+        return Err(DataError::Empty("the table has a header but no data rows".into()));
+    }
+    Ok(t)
+}
+
+/// The data set from the target's codes and kind and the features' codes
+/// (column-major, `n` rows each) and kinds.
+pub(super) fn assemble(
+    (target_name, target_codes, target_kind): (String, Vec<u8>, ColumnKind),
+    names: Vec<String>,
+    codes: Vec<u8>,
+    kinds: Vec<ColumnKind>,
+    n: usize,
+) -> Result<Dataset, DataError> {
     let kx = kinds.iter().map(ColumnKind::levels).max().unwrap_or(1).max(1);
     Ok(Dataset {
         target: Codes::column_u8(target_codes, target_kind.levels().max(1))?,
@@ -86,44 +111,53 @@ pub fn encode(table: Table, target: &str, options: EncodeOptions) -> Result<Data
     })
 }
 
-/// The features' codes, column-major: discrete columns in parallel, then every
-/// binned column in one parallel [`quantile_codes`] call.
+/// The features' codes, column-major, written straight into the one buffer they end
+/// in: each column (in parallel) copies its codes in if it has them (labels, small
+/// integers) or is binned into its place ([`bin_column`]: quantile edges by selection,
+/// the tuned `discretize`). An error is the first column's, in column order.
 fn features(
     names: &[String],
     columns: Vec<Column>,
     options: EncodeOptions,
 ) -> Result<(Vec<u8>, Vec<ColumnKind>), DataError> {
     let n = columns.first().map_or(0, Column::len);
-    let parts: Vec<Result<Coded, DataError>> =
-        (names.par_iter().zip(&columns)).map(|(name, col)| as_codes(name, col, options.discrete)).collect();
-    let parts = parts.into_iter().collect::<Result<Vec<_>, _>>()?;
-    let to_bin: Vec<Floats> = (columns.into_iter().zip(&parts))
-        .filter(|(_, part)| part.is_none())
-        .map(|(c, _)| column_values(c))
+    let mut codes = vec![0u8; n * columns.len()];
+    if n == 0 {
+        return Ok((codes, columns.iter().map(|_| ColumnKind::Binned { bins: options.bins }).collect()));
+    }
+    let kinds: Vec<Result<ColumnKind, DataError>> = (codes.par_chunks_mut(n).zip(&columns).zip(names))
+        .map(|((out, col), name)| encode_column(name, col, options, out))
         .collect();
-    let binned = binned(&to_bin, options.bins).map_err(|e| match e {
-        DataError::Kernel(crate::Error::NotANumber { column, row }) => {
-            let j = (parts.iter().enumerate()).filter(|(_, p)| p.is_none()).nth(column).map_or(0, |(j, _)| j);
-            DataError::Invalid(format!("column `{}`: NaN at row {}", names[j], row + 1))
+    Ok((codes, kinds.into_iter().collect::<Result<_, _>>()?))
+}
+
+/// One feature column's codes into `out` (its length): its own codes (labels, small
+/// integers) copied, or its quantile bins ([`bin_column`]); its kind.
+pub(super) fn encode_column(
+    name: &str,
+    col: &Column,
+    options: EncodeOptions,
+    out: &mut [u8],
+) -> Result<ColumnKind, DataError> {
+    match (as_codes(name, col, options.discrete)?, col) {
+        (Some((c, kind)), _) => {
+            out.copy_from_slice(&c);
+            Ok(kind)
         }
-        other => other,
-    })?;
-    let mut binned = binned.chunks(n.max(1));
-    let mut codes = Vec::with_capacity(n * parts.len());
-    let mut kinds = Vec::with_capacity(parts.len());
-    for part in parts {
-        match part {
-            Some((c, kind)) => {
-                codes.extend_from_slice(&c);
-                kinds.push(kind);
-            }
-            None => {
-                codes.extend_from_slice(binned.next().unwrap_or_default());
-                kinds.push(ColumnKind::Binned { bins: options.bins });
-            }
+        // `as_codes` codes every labels column.
+        (None, Column::Labels { .. }) => {
+            Err(DataError::Invalid(format!("column `{name}`: labels without codes")))
+        }
+        (None, Column::Numbers(values)) => {
+            bin_column(values, options.bins, out).map_err(|e| match e {
+                crate::Error::NotANumber { row, .. } => {
+                    DataError::Invalid(format!("column `{name}`: NaN at row {}", row + 1))
+                }
+                other => other.into(),
+            })?;
+            Ok(ColumnKind::Binned { bins: options.bins })
         }
     }
-    Ok((codes, kinds))
 }
 
 /// A column's codes and kind, or `None` where it is to be binned.

@@ -7,6 +7,10 @@ pub use ::arrow_array;
 /// The Parquet crate this reader builds on (writers, properties).
 pub use ::parquet;
 
+mod stream;
+
+pub use stream::{Streamed, load_streamed};
+
 use std::fs::File;
 use std::path::Path;
 use std::sync::Arc;
@@ -36,18 +40,7 @@ use crate::Floats;
 /// whole, once, and each task copies its decoded values straight into its rows: the
 /// peak is the columns plus the batches in flight.
 pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, DataError> {
-    let file = open(path)?;
-    let meta = std::panic::catch_unwind(|| ArrowReaderMetadata::load(&file, Default::default()))
-        .unwrap_or_else(|_| Err(parquet::errors::ParquetError::General("corrupt metadata".into())))
-        .map_err(|e| error(None, None, e))?;
-    let names: Vec<String> = meta.schema().fields().iter().map(|f| f.name().clone()).collect();
-    let kinds: Vec<bool> = (meta.schema().fields().iter())
-        .map(|f| match f.data_type() {
-            t if is_number(t) => Ok(true),
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(false),
-            other => Err(unusable(f.name(), other, None)),
-        })
-        .collect::<Result<_, _>>()?;
+    let (meta, names, kinds) = metadata(path)?;
     let groups = meta.metadata().row_groups();
     let rows: Vec<usize> = groups.iter().map(|g| g.num_rows().max(0) as usize).collect();
     let n: usize = rows.iter().sum();
@@ -91,6 +84,24 @@ pub fn read(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<Table, 
         })
         .collect();
     Ok(Table { names, columns })
+}
+
+/// The file's metadata, its column names, and which columns are numbers (the others
+/// are text); a column of another type is an error.
+fn metadata(path: &Path) -> Result<(ArrowReaderMetadata, Vec<String>, Vec<bool>), DataError> {
+    let file = open(path)?;
+    let meta = std::panic::catch_unwind(|| ArrowReaderMetadata::load(&file, Default::default()))
+        .unwrap_or_else(|_| Err(parquet::errors::ParquetError::General("corrupt metadata".into())))
+        .map_err(|e| error(None, None, e))?;
+    let names: Vec<String> = meta.schema().fields().iter().map(|f| f.name().clone()).collect();
+    let kinds: Vec<bool> = (meta.schema().fields().iter())
+        .map(|f| match f.data_type() {
+            t if is_number(t) => Ok(true),
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => Ok(false),
+            other => Err(unusable(f.name(), other, None)),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((meta, names, kinds))
 }
 
 /// Where one column's values of one task go.

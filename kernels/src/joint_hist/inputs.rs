@@ -39,7 +39,7 @@ impl Lcg {
 pub(crate) fn random_codes(rng: &mut Lcg, n_rows: usize, n_cols: usize, bins: usize) -> Codes {
     let len = n_rows * n_cols;
     let storage = if bins <= 256 {
-        Storage::HostU8((0..len).map(|_| rng.below(bins) as u8).collect())
+        Storage::HostU8(std::sync::Arc::new((0..len).map(|_| rng.below(bins) as u8).collect()))
     } else {
         Storage::HostU16((0..len).map(|_| rng.below(bins) as u16).collect())
     };

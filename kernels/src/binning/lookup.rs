@@ -1,0 +1,96 @@
+//! The `lookup` variant of `discretize`: a value's code read from a table indexed by
+//! the top 16 bits of its order-preserving key (the buckets of quantile selection).
+//!
+//! Every value of a bucket no edge falls in has one code (the number of edges in the
+//! buckets below); a bucket with one edge has two, told apart by one compare. So for
+//! most values a code costs a key, a shift, a load and a compare, whatever the number
+//! of edges. Values of a bucket with several edges are compared with those edges only;
+//! the buckets of ±0 (IEEE `0.0 <= -0.0` holds, the key order puts `-0.0` first) and
+//! those that may hold a NaN (refused, as everywhere) take the binary search.
+
+use super::cpu::binary_one;
+use super::edges::check;
+use super::select::{BUCKETS, bucket};
+use crate::Error;
+use crate::floats::{Float, Floats};
+
+/// A table entry's flag: the bucket's values need the binary search over every edge
+/// (±0's buckets, or one that may hold a NaN).
+const SEARCH: u32 = 1 << 16;
+
+/// A table entry's flag: the bucket holds several edges (bits 8–15 their number, from
+/// the one at bits 0–7): its values are compared with those only.
+const SEVERAL: u32 = 1 << 17;
+
+/// Bins `values` by the bucket table of `edges` (checked first, as by every variant).
+pub(crate) fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    let table = table(edges);
+    // `above[s]`: the edge that slot `s` of an entry names; slot 0 (no edge in the
+    // bucket) is `+∞`, which no value outside the `SEARCH` buckets reaches.
+    let mut above = [f64::INFINITY; 256];
+    above[1..=edges.len()].copy_from_slice(edges);
+    match values {
+        Floats::F32(v) => run(v, edges, &table, &above, codes),
+        Floats::F64(v) => run(v, edges, &table, &above, codes),
+    }
+}
+
+/// Each bucket's entry: bits 0–7 the code of its values below its edges (the number of
+/// edges in lower buckets, so also the index of its first edge), bits 8–15 the slot in
+/// `above` of its one edge (0: none), or the number of its edges with [`SEVERAL`]; or
+/// the [`SEARCH`] flag.
+fn table(edges: &[f64]) -> Vec<u32> {
+    let mut table = vec![0u32; BUCKETS];
+    // Edges per bucket first, then their prefix. A bucket's one edge is the edge at
+    // that prefix: edges are sorted, and ±0 (whose keys need not be in order) are
+    // searched anyway.
+    for e in edges {
+        table[bucket(e.key())] += 1;
+    }
+    let mut below = 0u32;
+    for entry in &mut table {
+        let here = *entry;
+        *entry = match here {
+            0 => below,
+            1 => below | (below + 1) << 8,
+            _ => SEVERAL | below | here << 8,
+        };
+        below += here;
+    }
+    // NaN keys lie above +∞'s (bucket 0xFFF0) and below −∞'s (0x000F).
+    for b in (0..=bucket(f64::NEG_INFINITY.key())).chain(bucket(f64::INFINITY.key())..BUCKETS) {
+        table[b] = SEARCH;
+    }
+    table[bucket((-0.0f64).key())] = SEARCH;
+    table[bucket(0.0f64.key())] = SEARCH;
+    table
+}
+
+/// One load, one compare and one add per value in a bucket with at most one edge; no
+/// branch but the (rarely taken) one to the others.
+fn run<F: Float>(
+    values: &[F],
+    edges: &[f64],
+    table: &[u32],
+    above: &[f64; 256],
+    codes: &mut [u8],
+) -> Result<(), Error> {
+    for (row, (c, x)) in codes.iter_mut().zip(values).enumerate() {
+        let v = x.wide();
+        let entry = table[bucket(v.key())];
+        *c = if entry & (SEARCH | SEVERAL) == 0 {
+            (entry as u8).wrapping_add(u8::from(v >= above[usize::from((entry >> 8) as u8)]))
+        } else if entry & SEVERAL != 0 {
+            // Not a NaN (those buckets are `SEARCH`); the bucket's edges are adjacent.
+            let first = usize::from(entry as u8);
+            let mine = edges.get(first..first + usize::from((entry >> 8) as u8)).unwrap_or_default();
+            (entry as u8).wrapping_add(mine.iter().filter(|&&e| e <= v).count() as u8)
+        } else if v.is_nan() {
+            return Err(Error::NotANumber { column: 0, row });
+        } else {
+            binary_one(edges, v)
+        };
+    }
+    Ok(())
+}
