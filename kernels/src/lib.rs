@@ -12,6 +12,8 @@ mod floats;
 pub mod joint_hist;
 pub mod mi;
 pub mod mrmr;
+// Below `data` and `binning` (and their tests), which both draw from it.
+mod rng;
 
 pub use binning::{Floats, discretize, quantile_codes, quantile_edges};
 pub use column::{Codes, Residency};

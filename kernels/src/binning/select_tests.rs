@@ -4,8 +4,8 @@
 use proptest::prelude::*;
 
 use super::{SAMPLE, SAMPLE_FROM, bucket, predict, values_at_ranks};
-use crate::data::SplitMix64;
 use crate::floats::Float;
+use crate::rng::SplitMix64;
 
 /// The quantile ranks `quantile_edges` asks for.
 fn ranks(n: usize, k: usize) -> Vec<usize> {

@@ -13,12 +13,11 @@ mod encode;
 mod error;
 #[cfg(feature = "parquet")]
 pub mod parquet;
-mod rng;
 pub mod synthetic;
 mod table;
 
+pub use crate::rng::SplitMix64;
 pub use dataset::{ColumnKind, Dataset};
 pub use encode::{EncodeOptions, encode};
 pub use error::DataError;
-pub use rng::SplitMix64;
 pub use table::{Column, Table};
