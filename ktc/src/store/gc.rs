@@ -3,7 +3,8 @@
 
 use super::KernelTuningCache;
 use super::name::{Key, TMP_PREFIX};
-use super::read::{Skipped, candidates, read_entry, read_names, subfolders, vanished};
+use super::parse::read_entry;
+use super::read::{Skipped, candidates, read_names, subfolders, vanished};
 use crate::decision::KernelSchema;
 use crate::entry::Entry;
 use crate::error::Error;

@@ -9,6 +9,7 @@
 mod gc;
 mod invalid;
 mod name;
+mod parse;
 mod read;
 #[cfg(test)]
 mod read_tests;
@@ -21,8 +22,9 @@ pub use invalid::{Ahead, EntryError};
 #[cfg(feature = "cli")]
 pub(crate) use name::check_entry;
 pub(crate) use name::{Key, TMP_PREFIX, is_entry_file_name};
+pub(crate) use parse::validate_entry_bytes;
 pub use read::{Listed, Lookup, LookupStatus, Skipped};
-pub(crate) use read::{read_names, subfolders, validate_entry_bytes};
+pub(crate) use read::{read_names, subfolders};
 pub use time::now_rfc3339;
 pub(crate) use write::{link_if_absent, sync_dir, write_temp};
 
