@@ -17,9 +17,9 @@ pub(crate) fn read_entry(
     key: Key<'_>,
     schema: Option<&KernelSchema>,
 ) -> Result<Entry, EntryError> {
-    let text = read_capped(path)?;
+    let bytes = read_capped(path)?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    parse_entry(&text, name, key, schema)
+    validate_entry_bytes(&bytes, name, key, schema)
 }
 
 /// Validates `bytes` fetched from elsewhere (a remote) exactly as a local file named
@@ -83,8 +83,10 @@ fn parse_entry(
     Ok(entry)
 }
 
-/// The file's text, if it is a regular file of at most [`MAX_ENTRY_BYTES`] in UTF-8.
-fn read_capped(path: &Path) -> Result<String, EntryError> {
+/// The file's bytes, if it is a regular file, read up to one byte past
+/// [`MAX_ENTRY_BYTES`] (the size, emptiness and UTF-8 checks are
+/// [`validate_entry_bytes`]'s, the same for a file as for fetched bytes).
+fn read_capped(path: &Path) -> Result<Vec<u8>, EntryError> {
     let meta = fs::symlink_metadata(path).map_err(|e| EntryError::Stat(Arc::new(e)))?;
     let kind = meta.file_type();
     if kind.is_symlink() {
@@ -100,13 +102,7 @@ fn read_capped(path: &Path) -> Result<String, EntryError> {
     let mut bytes = Vec::new();
     // The file may have been swapped or grown since the stat: read no more than the cap.
     file.take(MAX_ENTRY_BYTES + 1).read_to_end(&mut bytes).map_err(|e| EntryError::Read(Arc::new(e)))?;
-    if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(EntryError::TooLarge(bytes.len() as u64));
-    }
-    if bytes.is_empty() {
-        return Err(EntryError::Empty);
-    }
-    String::from_utf8(bytes).map_err(|e| EntryError::NotUtf8(e.utf8_error()))
+    Ok(bytes)
 }
 
 fn check_key(entry: &Entry, key: Key<'_>) -> Result<(), EntryError> {
