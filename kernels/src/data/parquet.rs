@@ -183,8 +183,7 @@ fn read_task(
                 row_group: Some(group),
                 message,
             };
-            if array.null_count() > 0 {
-                let row = (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0);
+            if let Some(row) = first_null(array.as_ref()) {
                 return Err(fail(format!("null at row {} (MRMR needs every value)", offset + row)));
             }
             match target {
@@ -300,8 +299,7 @@ fn append(
             row_group: group,
             message,
         };
-        if array.null_count() > 0 {
-            let row = (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0);
+        if let Some(row) = first_null(array.as_ref()) {
             return Err(fail(format!("null at row {row} of the batch (MRMR needs every value)")));
         }
         match column {
@@ -312,9 +310,19 @@ fn append(
     Ok(())
 }
 
+/// The first null's row in `array`, if it holds any.
+fn first_null(array: &dyn Array) -> Option<usize> {
+    (array.null_count() > 0).then(|| (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0))
+}
+
 /// Appends a numeric array's values as `f64` (through [`copy_numbers`]; nothing is
-/// appended on an error).
+/// appended on an error). `f64`, the usual type, is appended as it is, without the
+/// zeroing a copy into new room would cost first.
 fn numbers(array: &dyn Array, out: &mut Vec<f64>) -> Result<(), String> {
+    if *array.data_type() == DataType::Float64 {
+        out.extend_from_slice(array.as_primitive::<Float64Type>().values());
+        return Ok(());
+    }
     let start = out.len();
     out.resize(start + array.len(), 0.0);
     copy_numbers(array, &mut out[start..]).inspect_err(|_| out.truncate(start))

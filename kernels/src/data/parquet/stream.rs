@@ -10,9 +10,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use arrow_array::Array;
-use arrow_array::cast::AsArray;
-use arrow_array::types::Float64Type;
-use arrow_schema::DataType;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ParquetRecordBatchReaderBuilder};
 use rayon::prelude::*;
@@ -21,7 +18,7 @@ use super::super::builder::Builder;
 use super::super::encode::{EncodeOptions, assemble, check_shape, encode_column};
 use super::super::table::Column;
 use super::super::{ColumnKind, DataError, Dataset};
-use super::{copy_numbers, error, labels_into, metadata, open};
+use super::{error, first_null, labels_into, metadata, numbers, open};
 use crate::Floats;
 
 /// A data set read by [`load_streamed`], with how the wall time splits between
@@ -128,19 +125,13 @@ fn decode(
         for batch in reader {
             let batch = batch.map_err(|e| error(None, Some(group), e))?;
             let array = batch.column(0);
-            if array.null_count() > 0 {
-                let row = (0..array.len()).find(|&i| array.is_null(i)).unwrap_or(0);
+            if let Some(row) = first_null(array.as_ref()) {
                 return Err(fail(format!("null at row {} (MRMR needs every value)", offset + row)));
             }
-            if !numeric {
-                labels_into(array.as_ref(), &mut labels).map_err(fail)?;
-            } else if *array.data_type() == DataType::Float64 {
-                // The common case: appended without zeroing first.
-                buffer.extend_from_slice(array.as_primitive::<Float64Type>().values());
+            if numeric {
+                numbers(array.as_ref(), &mut buffer).map_err(fail)?;
             } else {
-                let at = buffer.len();
-                buffer.resize(at + array.len(), 0.0);
-                copy_numbers(array.as_ref(), &mut buffer[at..]).map_err(fail)?;
+                labels_into(array.as_ref(), &mut labels).map_err(fail)?;
             }
             offset += array.len();
         }
