@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::cuda;
 pub use crate::cuda::GpuSummary;
 pub use changes::FieldChange;
+pub(crate) use changes::summarize_changes;
 pub use identity::{BuildInfo, KernelIdentity};
 
 /// Everything that can change a kernel's behaviour or speed. Its hash is the

@@ -9,6 +9,7 @@
 
 use crate::dispatch::Dispatch;
 use crate::entry::Entry;
+use crate::provenance::summarize_changes;
 use crate::registry::KernelInfo;
 use crate::remote::{Fetched, fetch_current};
 use crate::store::{KernelTuningCache, LookupStatus};
@@ -99,8 +100,7 @@ pub fn resolve(kernel: &KernelInfo, cache: &KernelTuningCache, options: &Resolve
             return Resolution::Stored { path, entry };
         }
         LookupStatus::Stale { path, changes, .. } => {
-            let changes: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-            format!("the tuning at {} is stale ({})", path.display(), changes.join("; "))
+            format!("the tuning at {} is stale ({})", path.display(), summarize_changes(&changes))
         }
         LookupStatus::Missing => format!(
             "no tuning for `{}` on {} (code version {}) in {}",

@@ -4,6 +4,7 @@
 use super::context::{Ctx, Failure};
 use super::status::{Judged, Status, judge};
 use super::table;
+use crate::provenance::summarize_changes;
 use serde_json::json;
 
 pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
@@ -39,10 +40,7 @@ pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
 
 fn status_text(status: &Status) -> String {
     match status {
-        Status::Stale(changes) => {
-            let fields: Vec<String> = changes.iter().map(|c| c.to_string()).collect();
-            format!("stale ({})", fields.join("; "))
-        }
+        Status::Stale(changes) => format!("stale ({})", summarize_changes(changes)),
         Status::Invalid(reason) => format!("invalid ({reason})"),
         other => other.name().to_owned(),
     }

@@ -35,6 +35,20 @@ impl std::fmt::Display for FieldChange {
     }
 }
 
+/// The most changes a one-line summary names.
+const SUMMARY_MAX: usize = 6;
+
+/// The changes as one line for a warning or a listing: the first few, then how many
+/// more. An entry written before a field existed differs in every key of it (every
+/// dependency `none → …`), hundreds of changes that would bury the line.
+pub(crate) fn summarize_changes(changes: &[FieldChange]) -> String {
+    let shown: Vec<String> = changes.iter().take(SUMMARY_MAX).map(ToString::to_string).collect();
+    match changes.len().saturating_sub(SUMMARY_MAX) {
+        0 => shown.join("; "),
+        more => format!("{}; and {more} more (`ktc list --json` names them all)", shown.join("; ")),
+    }
+}
+
 pub(super) fn changes(current: &Provenance, stored: &Provenance) -> Vec<FieldChange> {
     let mut changes = Vec::new();
     let mut check = |field: &str, old: &str, new: &str| {
@@ -95,4 +109,25 @@ fn map_changes(
 /// A value's display form, `"none"` where absent.
 fn or_none<T: std::fmt::Display>(value: &Option<T>) -> String {
     value.as_ref().map_or_else(|| "none".to_owned(), T::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_names_the_first_changes_and_counts_the_rest() {
+        let change = |i: usize| FieldChange {
+            field: format!("dependency: d{i}"),
+            old: "none".into(),
+            new: "1".into(),
+        };
+        let few: Vec<FieldChange> = (0..2).map(change).collect();
+        assert_eq!(summarize_changes(&few), "dependency: d0: none → 1; dependency: d1: none → 1");
+        let many: Vec<FieldChange> = (0..300).map(change).collect();
+        let line = summarize_changes(&many);
+        assert!(line.starts_with("dependency: d0: none → 1; "), "{line}");
+        assert!(line.contains("d5: none → 1; and 294 more"), "{line}");
+        assert!(!line.contains("d6:"), "{line}");
+    }
 }

@@ -4,6 +4,7 @@
 use super::SweepOptions;
 use super::release::{self, TestBuild, Where};
 use super::sweeper::open_cache;
+use crate::provenance::summarize_changes;
 use crate::registry::KernelInfo;
 use crate::store::LookupStatus;
 use crate::{Dispatch, Provenance};
@@ -74,11 +75,10 @@ fn in_release(
             say(&format!("ktc: release builds of `{}` use {}", kernel.name, path.display()))
         }
         LookupStatus::Stale { path, changes, .. } => {
-            let changes: Vec<String> = changes.iter().map(ToString::to_string).collect();
             panic!(
                 "the release sweep's entry {} does not match this crate's release build ({})",
                 path.display(),
-                changes.join("; ")
+                summarize_changes(&changes)
             )
         }
         LookupStatus::Missing => {

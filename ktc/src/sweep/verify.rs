@@ -10,6 +10,7 @@ use super::timing::Timed;
 use super::tune::tune;
 use super::{SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
+use crate::provenance::summarize_changes;
 use crate::registry::{GridValue, KernelInfo};
 use crate::store::LookupStatus;
 use crate::{AxisKind, ChoiceSource, Dispatch, Entry, Error, Provenance};
@@ -25,9 +26,20 @@ fn current_entry(tuner: &'static KernelInfo, options: &SweepOptions) -> Result<(
     let provenance = Provenance::for_device(&tuner.identity, options.device);
     match cache.load_quiet(tuner.name, &provenance, Some(&tuner.schema())).status {
         LookupStatus::Found { path, entry, .. } => Ok((path, *entry)),
-        other => Err(Error::Sweep {
+        LookupStatus::Stale { path, changes, .. } => Err(Error::Sweep {
             kernel: tuner.name.into(),
-            reason: format!("no current entry to verify ({other:?}); tune the kernel first"),
+            reason: format!(
+                "no current entry to verify (the newest, {}, is stale: {}); tune the kernel first",
+                path.display(),
+                summarize_changes(&changes)
+            ),
+        }),
+        LookupStatus::Missing => Err(Error::Sweep {
+            kernel: tuner.name.into(),
+            reason: format!(
+                "no current entry to verify in {}; tune the kernel first",
+                cache.root().display()
+            ),
         }),
     }
 }
