@@ -3,6 +3,7 @@
 use rayon::prelude::*;
 
 use super::check::check;
+use super::pairs::count_columns;
 use crate::column::Shape;
 use crate::column::{Code, HostCodes};
 use crate::{Codes, Error};
@@ -91,7 +92,13 @@ fn count_column_4way<Y: Code, X: Code>(
 /// Adds one column's counts to `table`: four-way when the column is long next to the
 /// table (zeroing and summing four tables costs `O(joint)`), plainly otherwise.
 #[inline]
-fn count_into<Y: Code, X: Code>(ys: &[Y], xs: &[X], ky: usize, table: &mut [u32], scratch: &mut Vec<u32>) {
+pub(super) fn count_into<Y: Code, X: Code>(
+    ys: &[Y],
+    xs: &[X],
+    ky: usize,
+    table: &mut [u32],
+    scratch: &mut Vec<u32>,
+) {
     if ys.len() < 16 * table.len() {
         count_column(ys, xs, ky, table);
         return;
@@ -126,6 +133,34 @@ pub(crate) fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(
     with_slices!(yh, xh, |ys, xs| {
         counts.par_chunks_exact_mut(s.joint()).enumerate().for_each_init(Vec::new, |scratch, (j, table)| {
             count_into(ys, column(xs, s, j), s.ky, table, scratch);
+        });
+    });
+    Ok(())
+}
+
+/// Serial, two feature columns per pass (see [`super::pairs`]).
+pub(crate) fn pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    let mut scratch = Vec::new();
+    with_slices!(yh, xh, |ys, xs| count_columns(ys, xs, s, 0, counts, &mut scratch));
+    Ok(())
+}
+
+/// Rayon over pairs of features, two columns per pass (see [`super::pairs`]).
+pub(crate) fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+    let s = check(y, x, counts)?;
+    counts.fill(0);
+    let (y, x) = on_host(y, x)?;
+    let (yh, xh) = views(&y, &x)?;
+    if s.joint() == 0 {
+        return Ok(());
+    }
+    with_slices!(yh, xh, |ys, xs| {
+        counts.par_chunks_mut(2 * s.joint()).enumerate().for_each_init(Vec::new, |scratch, (k, tables)| {
+            count_columns(ys, xs, s, 2 * k, tables, scratch);
         });
     });
     Ok(())

@@ -31,6 +31,7 @@ mod check;
 mod cpu;
 mod gpu;
 mod inputs;
+mod pairs;
 
 pub use crate::column::Shape;
 pub use check::check;
@@ -85,6 +86,19 @@ pub mod joint_hist_batched {
     #[variant]
     pub fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::par_features(y, x, counts)
+    }
+
+    /// Serial, two feature columns per pass: one increment of a `kx · kx · ky`
+    /// table counts a sample for both (columns alone where that table outgrows L1).
+    #[variant]
+    pub fn pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+        super::cpu::pairs(y, x, counts)
+    }
+
+    /// Rayon over pairs of features, each pair counted in one pass as in `pairs`.
+    #[variant]
+    pub fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
+        super::cpu::par_pairs(y, x, counts)
     }
 
     /// Rayon over blocks of `block_size` samples, private tables merged.
