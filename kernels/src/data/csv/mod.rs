@@ -19,6 +19,7 @@ mod fields;
 mod number;
 mod numeric;
 mod split;
+mod swar;
 
 use std::fs::File;
 use std::io::Read;

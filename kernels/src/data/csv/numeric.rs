@@ -7,6 +7,7 @@
 //! the general path would accept, with the same result.
 
 use super::number::POW10;
+use super::swar::short_decimal;
 use crate::data::builder::Builder as Part;
 use crate::data::encode::is_integer;
 
@@ -57,6 +58,9 @@ fn rollback(columns: &mut [Part], start: usize, taken: usize) -> usize {
 /// number ends.
 #[inline]
 fn decimal(bytes: &[u8], mut pos: usize) -> Option<(f64, usize)> {
+    if let Some(short) = short_decimal(bytes, pos) {
+        return Some(short);
+    }
     let negative = match bytes.get(pos) {
         Some(b'-') => {
             pos += 1;
