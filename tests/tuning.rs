@@ -44,6 +44,14 @@ pub mod crossover {
 
 const TUNER: &ktc::KernelInfo = crossover::Variant::kernel();
 
+/// Sweeps and verifies are measurements: the tests here take turns rather than time
+/// each other's runs (five at once on two cores starved every one of them).
+static MEASURING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn measuring() -> std::sync::MutexGuard<'static, ()> {
+    MEASURING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 fn options(dir: &std::path::Path, grid_only: bool) -> SweepOptions {
     SweepOptions {
         mode: SweepMode::Quick,
@@ -70,6 +78,7 @@ fn choice(table: &DecisionTable, n: u64) -> String {
 
 #[test]
 fn refinement_brackets_the_crossover_and_puts_the_bound_between() {
+    let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let report = (TUNER.sweep)(&options(dir.path(), false)).unwrap();
     let entry = &report.entry;
@@ -90,6 +99,7 @@ fn refinement_brackets_the_crossover_and_puts_the_bound_between() {
 
 #[test]
 fn grid_only_keeps_the_grid_and_its_bounds() {
+    let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let report = (TUNER.sweep)(&options(dir.path(), true)).unwrap();
     assert_eq!(measured_ns(&report.entry), vec![10, 10_000]);
@@ -101,6 +111,7 @@ fn grid_only_keeps_the_grid_and_its_bounds() {
 
 #[test]
 fn verify_measures_off_grid_points_and_compares_fixed_choices() {
+    let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let options = options(dir.path(), false);
     (TUNER.sweep)(&options).unwrap();
@@ -120,6 +131,7 @@ fn verify_measures_off_grid_points_and_compares_fixed_choices() {
 
 #[test]
 fn refine_repairs_an_entry_that_is_wrong_below_the_crossover() {
+    let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let options = options(dir.path(), false);
     // An entry (without measurements) that always picks `fixed_cost`: up to 40× slower
