@@ -28,6 +28,7 @@
 //! Every variant validates shapes first (O(1)), so `call_with` is as safe as `call`.
 
 mod check;
+mod count;
 mod cpu;
 mod gpu;
 mod inputs;

@@ -7,7 +7,7 @@
 //! `u16`, beyond that each column is counted alone. Every table of the sweep's range
 //! (`kx · ky ≤ 256`) fits, so the choice the sweep measures holds between its points.
 
-use super::cpu::{column, count_into};
+use super::count::{column, count_into};
 use crate::column::{Code, Shape};
 
 /// The largest triple table counted in one pass: 256 KB of counters, indices `< 2¹⁶`.
@@ -125,7 +125,7 @@ fn count_pair<Y: Code, X: Code>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::joint_hist::cpu::count_column;
+    use crate::joint_hist::count::count_column;
     use crate::joint_hist::inputs::Lcg;
 
     /// Every column counted alone, the reference's way.
