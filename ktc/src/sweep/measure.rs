@@ -3,7 +3,7 @@
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
-use super::timing::{LogRatio, Timed, Verdict, verdict};
+use super::timing::{LogRatio, Timed, Verdict, cost_and_spread, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -118,7 +118,7 @@ fn keep_going(
         return true;
     }
     let Some(best) =
-        racing.iter().copied().min_by(|&a, &b| fastest_run(&samples[a]).total_cmp(&fastest_run(&samples[b])))
+        racing.iter().copied().min_by(|&a, &b| cost_of(&samples[a]).total_cmp(&cost_of(&samples[b])))
     else {
         return false;
     };
@@ -139,6 +139,6 @@ fn keep_going(
     open
 }
 
-fn fastest_run(samples: &[f64]) -> f64 {
-    samples.iter().copied().fold(f64::INFINITY, f64::min)
+fn cost_of(samples: &[f64]) -> f64 {
+    cost_and_spread(samples).map_or_else(|| samples.iter().copied().fold(f64::INFINITY, f64::min), |(c, _)| c)
 }

@@ -25,8 +25,9 @@ pub(crate) struct Timed {
     pub candidate: usize,
     pub median_ns: f64,
     pub mad_ns: f64,
-    /// The fastest run: what decisions compare (see [`LogRatio`]).
-    pub best_ns: f64,
+    /// What one run costs, as decisions compare it (see [`cost_and_spread`]): the
+    /// fastest run, or the median where the fastest runs are the exception.
+    pub cost_ns: f64,
     /// Every run, in round order (round `k` of every candidate ran back to back, so
     /// the `k`-th samples of two candidates form a pair). Dropped candidates stop early.
     pub samples: Vec<f64>,
@@ -35,49 +36,67 @@ pub(crate) struct Timed {
 impl Timed {
     pub(crate) fn new(candidate: usize, samples: Vec<f64>) -> Timed {
         let (median_ns, mad_ns) = median_and_mad(&samples);
-        let best_ns = samples.iter().copied().fold(f64::INFINITY, f64::min);
-        Timed { candidate, median_ns, mad_ns, best_ns, samples }
+        let cost_ns = cost_and_spread(&samples)
+            .map_or_else(|| samples.iter().copied().fold(f64::INFINITY, f64::min), |(cost, _)| cost);
+        Timed { candidate, median_ns, mad_ns, cost_ns, samples }
     }
 }
 
-/// A ratio of two candidates' times, from their best runs: the log of the ratio of their
-/// fastest runs, and a half-width of uncertainty — for each, the gap from its fastest to
-/// its second-fastest run (how far the best-of estimate may still move), summed.
+/// A candidate whose median run is this many times its fastest is erratic: its fast
+/// runs are the exception, and what a call costs is the median.
+const ERRATIC: f64 = 1.5;
+
+/// What one run of a candidate costs, and how far that estimate may still move (log
+/// units); `None` under three runs.
 ///
-/// Best-of, not the median: on a shared host most runs of a millisecond kernel can be
-/// preempted, which inflates a median by whatever else ran, while the fastest runs keep
-/// what the kernel costs. The gap shrinks as rounds accumulate, so more rounds settle a
-/// close race.
+/// Usually the fastest run, with the gap to the second-fastest as the uncertainty: on a
+/// shared host most runs of a millisecond kernel can be preempted, and any run may land
+/// in a mode 1.25–1.3× slower (seen on the 2-core development VM: one variant ran at
+/// 146 or 191 µs, nothing between, and in the slow mode in four rounds of six), which
+/// inflate a median by whatever else ran, while the fastest runs keep what the kernel
+/// costs.
+///
+/// But where the median is over [`ERRATIC`] times the fastest, the fastest runs are luck:
+/// a parallel variant of a short kernel is fast only in the rounds where the idle core
+/// wakes at once (on the same VM, 22 µs in one round of forty and 35–51 µs in most,
+/// against 28 µs in every round for the serial variant, which by fastest runs lost).
+/// Such a candidate costs its median, with the order statistics `½√m` ranks either
+/// side of it as the uncertainty.
+pub(crate) fn cost_and_spread(samples: &[f64]) -> Option<(f64, f64)> {
+    let m = samples.len();
+    if m < 3 {
+        return None;
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let (fastest, second) = (sorted[0], sorted[1]);
+    if fastest <= 0.0 {
+        return None;
+    }
+    let median = median_of(sorted.clone());
+    if median <= ERRATIC * fastest {
+        return Some((fastest, (second / fastest).ln()));
+    }
+    let (middle, reach) = ((m - 1) as f64 / 2.0, 0.5 * (m as f64).sqrt());
+    let lo = sorted[(middle - reach).round().max(0.0) as usize];
+    let hi = sorted[((middle + reach).round() as usize).min(m - 1)];
+    Some((median, (median / lo).ln().max((hi / median).ln())))
+}
+
+/// A ratio of two candidates' times: the log of the ratio of their costs (see
+/// [`cost_and_spread`]), and a half-width of uncertainty, their spreads summed. The
+/// spreads shrink as rounds accumulate, so more rounds settle a close race.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct LogRatio {
     pub center: f64,
     pub half_width: f64,
 }
 
-/// The fastest and second-fastest of at least three runs.
-fn best_two(samples: &[f64]) -> Option<(f64, f64)> {
-    if samples.len() < 3 {
-        return None;
-    }
-    let (mut first, mut second) = (f64::INFINITY, f64::INFINITY);
-    for &s in samples {
-        if s < first {
-            second = first;
-            first = s;
-        } else if s < second {
-            second = s;
-        }
-    }
-    (first > 0.0).then_some((first, second))
-}
-
 impl LogRatio {
     /// `ln(a / b)`; with fewer than three runs on either side the interval is unbounded.
     pub(crate) fn of(a: &[f64], b: &[f64]) -> LogRatio {
-        match (best_two(a), best_two(b)) {
-            (Some((a1, a2)), Some((b1, b2))) => {
-                LogRatio { center: (a1 / b1).ln(), half_width: (a2 / a1).ln() + (b2 / b1).ln() }
-            }
+        match (cost_and_spread(a), cost_and_spread(b)) {
+            (Some((ca, sa)), Some((cb, sb))) => LogRatio { center: (ca / cb).ln(), half_width: sa + sb },
             _ => LogRatio { center: 0.0, half_width: f64::INFINITY },
         }
     }
@@ -123,13 +142,13 @@ pub(crate) fn verdict(r: LogRatio) -> Verdict {
     }
 }
 
-/// The fastest candidate by its best run.
+/// The fastest candidate by its cost.
 pub(crate) fn fastest(timed: &[Timed]) -> Option<&Timed> {
-    timed.iter().min_by(|a, b| a.best_ns.total_cmp(&b.best_ns))
+    timed.iter().min_by(|a, b| a.cost_ns.total_cmp(&b.cost_ns))
 }
 
 /// The point's decision: the winner first, then every other candidate whose regret is
-/// at most [`TIE`] (by best runs), each list in `preference` order.
+/// at most [`TIE`] (by cost), each list in `preference` order.
 ///
 /// The winner is the first candidate in `preference` order (stable default, reference,
 /// then declaration order) that ties with the fastest, so two sweeps on one host choose
@@ -147,7 +166,7 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
     let winner = ties.first().map_or(best.candidate, |t| t.candidate);
     let mut acceptable = vec![winner];
     let mut close: Vec<&Timed> =
-        timed.iter().filter(|t| t.candidate != winner && t.best_ns <= best.best_ns * (1.0 + TIE)).collect();
+        timed.iter().filter(|t| t.candidate != winner && t.cost_ns <= best.cost_ns * (1.0 + TIE)).collect();
     close.sort_by_key(|t| rank(t.candidate));
     acceptable.extend(close.iter().map(|t| t.candidate));
     Some(acceptable)
@@ -157,10 +176,10 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
 /// crossover bracketed between the two (a 5% regret at the ends at most).
 pub(crate) const NEAR: f64 = 0.05;
 
-/// The candidates whose best run is within [`NEAR`] of the fastest's.
+/// The candidates whose cost is within [`NEAR`] of the fastest's.
 pub(crate) fn near(timed: &[Timed]) -> Vec<usize> {
     let Some(best) = fastest(timed) else { return Vec::new() };
-    timed.iter().filter(|t| t.best_ns <= best.best_ns * (1.0 + NEAR)).map(|t| t.candidate).collect()
+    timed.iter().filter(|t| t.cost_ns <= best.cost_ns * (1.0 + NEAR)).map(|t| t.candidate).collect()
 }
 
 #[cfg(test)]
@@ -182,6 +201,29 @@ mod tests {
         assert!((r.ratio() - 2.0).abs() < 1e-9);
         assert_eq!(verdict(r), Verdict::Slower);
         assert_eq!(LogRatio::of(&a[..2], &b[..2]).half_width, f64::INFINITY);
+    }
+
+    #[test]
+    fn a_lucky_fast_run_does_not_win_a_race() {
+        // A parallel variant that is fast only when the idle core wakes at once: its
+        // best run beats the serial variant's, its typical run does not.
+        let parallel = [22.0, 50.0, 51.0, 36.0, 52.0, 49.0, 41.0, 58.0, 51.0];
+        let serial = [28.0, 28.1, 28.0, 28.2, 27.9, 28.0, 28.1, 28.3, 28.0];
+        let timed = [Timed::new(0, parallel.to_vec()), Timed::new(1, serial.to_vec())];
+        assert_eq!(fastest(&timed).map(|t| t.candidate), Some(1));
+        assert_eq!(verdict(LogRatio::of(&parallel, &serial)), Verdict::Slower);
+        assert_eq!(decide(&timed, &[0, 1]).unwrap(), vec![1]);
+    }
+
+    #[test]
+    fn a_slow_mode_is_not_luck() {
+        // Every run lands at one of two speeds 1.3× apart; the slow mode hit `b` in most
+        // rounds. Its fastest runs are its cost: `b` is 1.19× faster than `a`.
+        let a = [173.6, 226.4, 173.6, 173.6, 173.7, 226.4];
+        let b = [190.8, 190.8, 146.5, 146.5, 190.8, 213.0];
+        let timed = [Timed::new(0, a.to_vec()), Timed::new(1, b.to_vec())];
+        assert_eq!(fastest(&timed).map(|t| t.candidate), Some(1));
+        assert_eq!(verdict(LogRatio::of(&a, &b)), Verdict::Slower);
     }
 
     #[test]

@@ -142,13 +142,13 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
         ChoiceSource::Region { index, .. } => Some(index),
         ChoiceSource::Fallback { .. } => None,
     };
-    // Best of the interleaved rounds: what a candidate costs when load spares it, so a
-    // busy host inflates no regret.
+    // Each candidate's cost, as the sweep compares them (see `sweep::timing`): its
+    // fastest run, or its median where fast runs are the exception.
     let times_ns: BTreeMap<String, f64> = result
         .timed
         .iter()
         .filter(|t| sweeper.live[t.candidate])
-        .map(|t| (label(sweeper, t.candidate), t.samples.iter().copied().fold(f64::INFINITY, f64::min)))
+        .map(|t| (label(sweeper, t.candidate), t.cost_ns))
         .collect();
     let chosen = match choice.block_size {
         Some(b) => format!("{}/{b}", choice.variant),

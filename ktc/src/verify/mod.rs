@@ -3,7 +3,8 @@
 //! against every candidate there, and reports the regret `t(chosen) / t(fastest)` per
 //! point, its geometric mean and worst, the regions whose regret exceeds a threshold,
 //! and how tuned dispatch compares with always running each single candidate. Times are
-//! the best of interleaved rounds; a point above the threshold is measured a second
+//! the candidates' costs over interleaved rounds, as the sweep compares them (see
+//! [`VerifiedPoint::times_ns`]); a point above the threshold is measured a second
 //! time before it is flagged.
 //!
 //! The drift check to run after a driver, BIOS or hardware change; `refine` then
