@@ -3,7 +3,7 @@
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
-use super::timing::{LogRatio, Timed, Verdict, cost_and_spread, verdict};
+use super::timing::{LogRatio, Timed, Verdict, cost, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -117,8 +117,7 @@ fn keep_going(
     if round < rounds.min {
         return true;
     }
-    let Some(best) =
-        racing.iter().copied().min_by(|&a, &b| cost_of(&samples[a]).total_cmp(&cost_of(&samples[b])))
+    let Some(best) = racing.iter().copied().min_by(|&a, &b| cost(&samples[a]).total_cmp(&cost(&samples[b])))
     else {
         return false;
     };
@@ -137,8 +136,4 @@ fn keep_going(
         }
     });
     open
-}
-
-fn cost_of(samples: &[f64]) -> f64 {
-    cost_and_spread(samples).map_or_else(|| samples.iter().copied().fold(f64::INFINITY, f64::min), |(c, _)| c)
 }

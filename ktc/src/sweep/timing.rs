@@ -10,10 +10,15 @@ pub(crate) fn median_and_mad(samples: &[f64]) -> (f64, f64) {
 }
 
 fn median_of(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    median_of_sorted(&v)
+}
+
+/// The median of values already in ascending order.
+fn median_of_sorted(v: &[f64]) -> f64 {
     if v.is_empty() {
         return f64::NAN;
     }
-    v.sort_by(f64::total_cmp);
     let mid = v.len() / 2;
     if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 }
 }
@@ -36,8 +41,7 @@ pub(crate) struct Timed {
 impl Timed {
     pub(crate) fn new(candidate: usize, samples: Vec<f64>) -> Timed {
         let (median_ns, mad_ns) = median_and_mad(&samples);
-        let cost_ns = cost_and_spread(&samples)
-            .map_or_else(|| samples.iter().copied().fold(f64::INFINITY, f64::min), |(cost, _)| cost);
+        let cost_ns = cost(&samples);
         Timed { candidate, median_ns, mad_ns, cost_ns, samples }
     }
 }
@@ -73,7 +77,7 @@ pub(crate) fn cost_and_spread(samples: &[f64]) -> Option<(f64, f64)> {
     if fastest <= 0.0 {
         return None;
     }
-    let median = median_of(sorted.clone());
+    let median = median_of_sorted(&sorted);
     if median <= ERRATIC * fastest {
         return Some((fastest, (second / fastest).ln()));
     }
@@ -81,6 +85,11 @@ pub(crate) fn cost_and_spread(samples: &[f64]) -> Option<(f64, f64)> {
     let lo = sorted[(middle - reach).round().max(0.0) as usize];
     let hi = sorted[((middle + reach).round() as usize).min(m - 1)];
     Some((median, (median / lo).ln().max((hi / median).ln())))
+}
+
+/// What one run costs (see [`cost_and_spread`]); under three runs, the fastest.
+pub(crate) fn cost(samples: &[f64]) -> f64 {
+    cost_and_spread(samples).map_or_else(|| samples.iter().copied().fold(f64::INFINITY, f64::min), |(c, _)| c)
 }
 
 /// A ratio of two candidates' times: the log of the ratio of their costs (see
