@@ -23,10 +23,7 @@ fn count_column_4way<Y: Code, X: Code>(
     table: &mut [u32],
     scratch: &mut [u32],
 ) {
-    let joint = table.len();
-    let (t0, rest) = scratch.split_at_mut(joint);
-    let (t1, rest) = rest.split_at_mut(joint);
-    let (t2, t3) = rest.split_at_mut(joint);
+    let [t0, t1, t2, t3] = four_tables(scratch, table.len());
     let (yc, xc) = (ys.chunks_exact(4), xs.chunks_exact(4));
     let (ytail, xtail) = (yc.remainder(), xc.remainder());
     for (y, x) in yc.zip(xc) {
@@ -36,8 +33,28 @@ fn count_column_4way<Y: Code, X: Code>(
         t3[x[3].index() * ky + y[3].index()] += 1;
     }
     count_column(ytail, xtail, ky, t0);
-    for (i, out) in table.iter_mut().enumerate() {
-        *out += t0[i] + t1[i] + t2[i] + t3[i];
+    let len = table.len();
+    fold_four(scratch, len);
+    table.iter_mut().zip(&scratch[..len]).for_each(|(out, c)| *out += c);
+}
+
+/// `scratch` (at least `4 · len` counters) as four tables of `len`, for samples
+/// `4k .. 4k + 3` to count into: consecutive samples that hit the same counter then
+/// update different memory.
+#[inline]
+pub(super) fn four_tables(scratch: &mut [u32], len: usize) -> [&mut [u32]; 4] {
+    let (t0, rest) = scratch.split_at_mut(len);
+    let (t1, rest) = rest.split_at_mut(len);
+    let (t2, rest) = rest.split_at_mut(len);
+    [t0, t1, t2, &mut rest[..len]]
+}
+
+/// Adds the second, third and fourth of [`four_tables`] into the first.
+#[inline]
+pub(super) fn fold_four(scratch: &mut [u32], len: usize) {
+    let [t0, t1, t2, t3] = four_tables(scratch, len);
+    for (i, c) in t0.iter_mut().enumerate() {
+        *c += t1[i] + t2[i] + t3[i];
     }
 }
 

@@ -7,7 +7,7 @@
 //! `u16`, beyond that each column is counted alone. Every table of the sweep's range
 //! (`kx · ky ≤ 256`) fits, so the choice the sweep measures holds between its points.
 
-use super::count::{column, count_into};
+use super::count::{column, count_into, fold_four, four_tables};
 use crate::column::{Code, Shape};
 
 /// The largest triple table counted in one pass: 256 KB of counters, indices `< 2¹⁶`.
@@ -84,9 +84,7 @@ fn count_pair<Y: Code, X: Code>(
             *i = a.index() as u16 * kxky + b.index() as u16 * ky16 + y.index() as u16;
         }
         if ways == 4 {
-            let (t0, rest) = scratch.split_at_mut(len);
-            let (t1, rest) = rest.split_at_mut(len);
-            let (t2, t3) = rest.split_at_mut(len);
+            let [t0, t1, t2, t3] = four_tables(scratch, len);
             let quads = index.chunks_exact(4);
             for &i in quads.remainder() {
                 t0[usize::from(i)] += 1;
@@ -104,12 +102,7 @@ fn count_pair<Y: Code, X: Code>(
         }
     }
     if ways == 4 {
-        let (t0, rest) = scratch.split_at_mut(len);
-        let (t1, rest) = rest.split_at_mut(len);
-        let (t2, t3) = rest.split_at_mut(len);
-        for (i, c) in t0.iter_mut().enumerate() {
-            *c += t1[i] + t2[i] + t3[i];
-        }
+        fold_four(scratch, len);
     }
     // The marginals: `(a, b, y)` counts towards `ta[a, y]` and `tb[b, y]`.
     for (a, block) in scratch[..len].chunks_exact(kx * ky).enumerate() {
