@@ -4,6 +4,16 @@
 
 use super::lattice::{Cell, Lattice};
 use crate::registry::GridValue;
+use std::collections::HashSet;
+
+/// What refinement asks its measurer for.
+pub(crate) enum Look<'a> {
+    /// A new point's cell.
+    New(&'a [GridValue]),
+    /// The cell of the measured point with this result index, measured again and
+    /// merged with the first look.
+    Again(usize),
+}
 
 /// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
 /// the bracket is within `factor` (or holds no integer).
@@ -30,17 +40,32 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// stops the refinement when not. Cells of a new value on lines whose neighbours agree
 /// are inferred, not measured; refinement also stops before the lattice would exceed
 /// `max_cells` (noise can make neighbours disagree anywhere; the table must stay
-/// small). Returns the number of points measured.
+/// small).
+///
+/// Before a bracket is split, each measured cell at its ends gets one second look
+/// ([`Look::Again`]): a crossover seen once may be one point measured while the host
+/// was busy, and bisecting towards it would carve a wrong region out of the right one.
+/// Returns the number of points measured, second looks included.
 pub(crate) fn refine(
     lattice: &mut Lattice,
     numeric: &[bool],
     factor: f64,
     max_cells: usize,
-    measure: &mut dyn FnMut(&[GridValue]) -> Option<Cell>,
+    measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
     afford: &mut dyn FnMut(usize) -> bool,
 ) -> usize {
     let mut measured = 0;
+    let mut looked_again = HashSet::new();
     while let Some((axis, i, mid, lines)) = widest_open_bracket(lattice, numeric, factor) {
+        match confirm_ends(lattice, axis, i, &mut looked_again, measure, afford) {
+            None => break,
+            Some(0) => {}
+            Some(looked) => {
+                // The ends may agree now: find the widest open bracket again.
+                measured += looked;
+                continue;
+            }
+        }
         if !afford(lines) {
             break;
         }
@@ -53,10 +78,51 @@ pub(crate) fn refine(
                 return Cell::inferred(lo, hi);
             }
             measured += 1;
-            measure(point).unwrap_or_else(|| either(lo, hi))
+            measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
         });
     }
     measured
+}
+
+/// Gives every measured cell at the ends of a crossover between value indices `i` and
+/// `i + 1` of `axis` its second look: how many were looked at again, or `None` once
+/// the budget cannot afford one more.
+fn confirm_ends(
+    lattice: &mut Lattice,
+    axis: usize,
+    i: usize,
+    looked_again: &mut HashSet<usize>,
+    measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
+    afford: &mut dyn FnMut(usize) -> bool,
+) -> Option<usize> {
+    let mut looked = 0;
+    for flat in 0..lattice.cells.len() {
+        let mut coords = lattice.coords(flat);
+        if coords[axis] != i {
+            continue;
+        }
+        let (lo, hi) = lattice.neighbours(axis, &coords, i);
+        if !Cell::crossover(lo, hi) {
+            continue;
+        }
+        for end in [i, i + 1] {
+            coords[axis] = end;
+            let at = lattice.flat(&coords);
+            let Some(result) = lattice.cells[at].result else { continue };
+            if looked_again.contains(&result) {
+                continue;
+            }
+            if !afford(1) {
+                return None;
+            }
+            looked_again.insert(result);
+            looked += 1;
+            if let Some(cell) = measure(Look::Again(result)) {
+                lattice.cells[at] = cell;
+            }
+        }
+    }
+    Some(looked)
 }
 
 /// A cell that could not be measured: it accepts what either neighbour accepts, so no
@@ -114,8 +180,9 @@ fn disagreeing_lines(lattice: &Lattice, axis: usize, i: usize) -> usize {
 mod tests {
     use super::*;
 
-    fn cell(winner: usize) -> Cell {
-        Cell { acceptable: vec![winner], near: vec![winner], result: Some(0) }
+    /// The cell of measured point `result`, where `winner` wins.
+    fn measured(winner: usize, result: usize) -> Cell {
+        Cell { acceptable: vec![winner], near: vec![winner], result: Some(result) }
     }
 
     #[test]
@@ -141,25 +208,43 @@ mod tests {
         };
         let winner = |n: u64, label: &str| crossover(label).map_or(0, |c| usize::from(n > c));
         let labels = ["host", "gpu", "other"];
+        // Result `k` is the `k`-th measured point.
+        let mut points: Vec<(u64, &str)> =
+            [1_000, 1_000_000].iter().flat_map(|&n| labels.iter().map(move |&l| (n, l))).collect();
         let mut lattice = Lattice {
             values: vec![
                 vec![GridValue::Int(1_000), GridValue::Int(1_000_000)],
                 labels.iter().map(|l| GridValue::Label(l)).collect(),
             ],
-            cells: [1_000, 1_000_000]
-                .iter()
-                .flat_map(|&n| labels.iter().map(move |l| cell(winner(n, l))))
-                .collect(),
+            cells: points.iter().enumerate().map(|(k, &(n, l))| measured(winner(n, l), k)).collect(),
         };
-        let mut seen = Vec::new();
-        let mut measure = |p: &[GridValue]| {
-            let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
-            seen.push(l);
-            Some(cell(winner(n, l)))
+        let (mut seen, mut again) = (Vec::new(), Vec::new());
+        let mut measure = |look: Look<'_>| {
+            let (n, l) = match look {
+                Look::New(p) => {
+                    let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
+                    seen.push(l);
+                    points.push((n, l));
+                    (n, l)
+                }
+                Look::Again(k) => {
+                    again.push(k);
+                    points[k]
+                }
+            };
+            let index = match look {
+                Look::New(_) => points.len() - 1,
+                Look::Again(k) => k,
+            };
+            Some(measured(winner(n, l), index))
         };
-        let measured = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
+        let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
         assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
-        assert_eq!(measured, seen.len());
+        assert_eq!(looks, seen.len() + again.len());
+        let mut unique = again.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), again.len(), "one second look per point");
         for (li, label) in labels.iter().enumerate().take(2) {
             let c = crossover(label).unwrap();
             let ns: Vec<u64> =
@@ -169,26 +254,59 @@ mod tests {
             assert!(hi as f64 / lo as f64 <= 1.25, "{label}: bracket {lo}..{hi}");
             assert_eq!(lattice.cells[lattice.flat(&[i - 1, li])].acceptable, vec![0]);
             assert_eq!(lattice.cells[lattice.flat(&[i, li])].acceptable, vec![1]);
+            // The grid points whose crossover was bisected had a second look first.
+            assert!(again.contains(&li) && again.contains(&(li + 3)), "{label}: {again:?}");
         }
+        assert!(!again.contains(&2) && !again.contains(&5), "`other` had no crossover");
+    }
+
+    #[test]
+    fn a_crossover_gone_at_the_second_look_is_not_bisected() {
+        // The first look at n = 2^20 was taken while the host was busy.
+        let mut lattice = Lattice {
+            values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
+            cells: vec![measured(0, 0), measured(1, 1)],
+        };
+        let mut new_points = 0;
+        let mut measure = |look: Look<'_>| match look {
+            Look::New(_) => {
+                new_points += 1;
+                None
+            }
+            Look::Again(k) => Some(measured(0, k)),
+        };
+        assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| true), 2);
+        assert_eq!(new_points, 0);
+        assert_eq!(lattice.values[0].len(), 2);
     }
 
     #[test]
     fn the_budget_stops_refinement() {
+        // 0 wins at n = 1, 1 at n = 2^20, both at a second look; new points take 0.
+        let mut results = 2;
+        let mut measure = |look: Look<'_>| match look {
+            Look::New(_) => {
+                results += 1;
+                Some(measured(0, results - 1))
+            }
+            Look::Again(k) => Some(measured(usize::from(k == 1), k)),
+        };
         let mut lattice = Lattice {
             values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
-            cells: vec![cell(0), cell(1)],
+            cells: vec![measured(0, 0), measured(1, 1)],
         };
         let mut calls = 0;
-        let measured = refine(&mut lattice, &[true], 1.25, 1_000, &mut |_| Some(cell(0)), &mut |_| {
+        // Afforded: both ends' second looks, one new point, the new point's second look.
+        let looks = refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| {
             calls += 1;
-            calls <= 2
+            calls <= 4
         });
-        assert_eq!(measured, 2);
-        assert_eq!(lattice.values[0].len(), 4);
+        assert_eq!(looks, 4);
+        assert_eq!(lattice.values[0].len(), 3);
         // The cell cap stops it too: 2 cells, room for 3 values.
         let values = vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]];
-        let mut lattice = Lattice { values, cells: vec![cell(0), cell(1)] };
-        refine(&mut lattice, &[true], 1.25, 3, &mut |_| Some(cell(0)), &mut |_| true);
+        let mut lattice = Lattice { values, cells: vec![measured(0, 0), measured(1, 1)] };
+        refine(&mut lattice, &[true], 1.25, 3, &mut measure, &mut |_| true);
         assert_eq!(lattice.values[0].len(), 3);
     }
 }

@@ -5,7 +5,7 @@ use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
-use super::timing::{decide, near};
+use super::timing::{Timed, decide, near};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
@@ -50,6 +50,27 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         Ok(self.results.len() - 1)
     }
 
+    /// Measures point `index` again and adds the new runs to its old ones, candidate by
+    /// candidate: a second look, at another time, at a measurement a decision hangs on.
+    /// On a shared host the second core can be taken away for the tens of milliseconds
+    /// one point's rounds last, and every round of a parallel candidate there runs at
+    /// serial speed; merged with a later look, such a point weighs what a call costs
+    /// over both. Fails, changing nothing, where the inputs cannot be built.
+    pub(super) fn remeasure(&mut self, index: usize, cap: Duration) -> Result<(), InputsError> {
+        let point = self.results[index].0.clone();
+        self.measure(&point, cap)?;
+        let Some((_, again)) = self.results.pop() else { return Ok(()) };
+        for t in again.timed {
+            if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
+                let mut samples = std::mem::take(&mut first.samples);
+                samples.extend(t.samples);
+                *first = Timed::new(t.candidate, samples);
+            }
+        }
+        self.results[index].1.elapsed += again.elapsed;
+        Ok(())
+    }
+
     /// The decision at measured point `index`: the winner first, then the candidates
     /// within the tolerance; an error when no candidate passed verification.
     pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
@@ -78,7 +99,7 @@ pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Er
 /// Rounds per point and the kernel's time budget for a mode.
 pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
     let (rounds, default_budget) = match options.mode {
-        SweepMode::Quick => (Rounds { min: 5, max: 31, floor: 3 }, Duration::from_secs(12)),
+        SweepMode::Quick => (Rounds { min: 7, max: 31, floor: 3 }, Duration::from_secs(12)),
         SweepMode::Full => (Rounds { min: 9, max: 301, floor: 5 }, Duration::from_secs(600)),
     };
     (rounds, options.budget.unwrap_or(default_budget))

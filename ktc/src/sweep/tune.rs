@@ -5,7 +5,7 @@ use super::derive::{Measured, build_entry};
 use super::harness::Harness;
 use super::lattice::Lattice;
 use super::progress::Progress;
-use super::refine::refine;
+use super::refine::{Look, refine};
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
@@ -135,10 +135,17 @@ fn refine_lattice<H: Harness>(
         }
         fits
     };
-    let mut measure = |point: &[GridValue]| {
+    let mut measure = |look: Look<'_>| {
         let cap = per_point.min(remaining());
-        let cell = sweeper.measure(point, cap).ok().map(|i| sweeper.cell(i));
-        progress.point_done(&point_label(sweeper.tuner, point));
+        let (label, measured) = match look {
+            Look::New(point) => (point_label(sweeper.tuner, point), sweeper.measure(point, cap)),
+            Look::Again(index) => (
+                point_label(sweeper.tuner, &sweeper.results[index].0),
+                sweeper.remeasure(index, cap).map(|()| index),
+            ),
+        };
+        progress.point_done(&label);
+        let cell = measured.ok().map(|i| sweeper.cell(i));
         match cell {
             Some(Ok(cell)) => Some(cell),
             Some(Err(e)) => {

@@ -94,8 +94,7 @@ fn verify_with<H: Harness>(
                 let mut verified = verified_point(sweeper, &dispatch, i);
                 // A flag must survive a second look: one burst of load on a busy host
                 // can slow every round of one candidate.
-                if verified.regret > verify.threshold && sweeper.measure(&point, cap).is_ok() {
-                    merge_last_into(sweeper, i);
+                if verified.regret > verify.threshold && sweeper.remeasure(i, cap).is_ok() {
                     verified = verified_point(sweeper, &dispatch, i);
                 }
                 points.push(verified);
@@ -116,18 +115,6 @@ fn verify_with<H: Harness>(
     Ok(VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped))
 }
 
-/// Appends the runs of the last result to result `i`'s, candidate by candidate.
-fn merge_last_into<H: Harness>(sweeper: &mut Sweeper<'_, H>, i: usize) {
-    let Some((_, again)) = sweeper.results.pop() else { return };
-    for t in again.timed {
-        if let Some(first) = sweeper.results[i].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
-            let mut samples = std::mem::take(&mut first.samples);
-            samples.extend(t.samples);
-            *first = Timed::new(t.candidate, samples);
-        }
-    }
-}
-
 fn label<H: Harness>(sweeper: &Sweeper<'_, H>, candidate: usize) -> String {
     let c = sweeper.plan.candidates[candidate];
     let name = sweeper.tuner.variants[c.variant].name;
@@ -142,8 +129,8 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
         ChoiceSource::Region { index, .. } => Some(index),
         ChoiceSource::Fallback { .. } => None,
     };
-    // Each candidate's cost, as the sweep compares them (see `sweep::timing`): its
-    // fastest run, or its median where fast runs are the exception.
+    // Each candidate's cost, as the sweep compares them (see `sweep::timing`): the
+    // mean of its runs but the slowest fifth.
     let times_ns: BTreeMap<String, f64> = result
         .timed
         .iter()
