@@ -37,8 +37,8 @@ pub struct VerifiedPoint {
     /// `t(chosen) / t(fastest)`: 1 is perfect.
     pub regret: f64,
     /// Every candidate's time in nanoseconds, `variant` or `variant/block`: its cost
-    /// over the interleaved rounds, as the sweep compares candidates (the fastest run,
-    /// or the median where fast runs are the exception), over both looks for a point
+    /// over the interleaved rounds, as the sweep compares candidates (the mean of the
+    /// runs after the slowest fifth), over both looks for a point
     /// measured twice.
     pub times_ns: BTreeMap<String, f64>,
 }

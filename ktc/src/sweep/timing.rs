@@ -200,8 +200,8 @@ mod tests {
     }
 
     #[test]
-    fn best_runs_ignore_preempted_rounds() {
-        // Round 2 ran under load; the best runs keep the kernels' own ratio.
+    fn a_preempted_round_is_trimmed() {
+        // Round 2 ran under load; trimmed, it leaves the kernels' own ratio.
         let a = [200.0, 202.0, 600.0, 198.0, 200.0];
         let b = [100.0, 101.0, 300.0, 99.0, 100.0];
         let r = LogRatio::of(&a, &b);
