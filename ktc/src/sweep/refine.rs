@@ -96,15 +96,7 @@ fn confirm_ends(
     afford: &mut dyn FnMut(usize) -> bool,
 ) -> Option<usize> {
     let mut looked = 0;
-    for flat in 0..lattice.cells.len() {
-        let mut coords = lattice.coords(flat);
-        if coords[axis] != i {
-            continue;
-        }
-        let (lo, hi) = lattice.neighbours(axis, &coords, i);
-        if !Cell::crossover(lo, hi) {
-            continue;
-        }
+    for mut coords in crossing_lines(lattice, axis, i) {
         for end in [i, i + 1] {
             coords[axis] = end;
             let at = lattice.flat(&coords);
@@ -152,7 +144,7 @@ fn widest_open_bracket(
             if best.as_ref().is_some_and(|(w, _)| *w >= width) {
                 continue;
             }
-            let lines = disagreeing_lines(lattice, axis, i);
+            let lines = crossing_lines(lattice, axis, i).len();
             if lines > 0 {
                 best = Some((width, (axis, i, mid, lines)));
             }
@@ -161,19 +153,18 @@ fn widest_open_bracket(
     best.map(|(_, b)| b)
 }
 
-/// How many lines along `axis` have a crossover (see [`Cell::crossover`]) between value
-/// indices `i` and `i + 1`.
-fn disagreeing_lines(lattice: &Lattice, axis: usize, i: usize) -> usize {
+/// The lines along `axis` with a crossover (see [`Cell::crossover`]) between value
+/// indices `i` and `i + 1`, each as the coordinates of its cell at `i`.
+fn crossing_lines(lattice: &Lattice, axis: usize, i: usize) -> Vec<Vec<usize>> {
     (0..lattice.cells.len())
-        .filter(|&flat| {
-            let coords = lattice.coords(flat);
-            if coords[axis] != i {
-                return false;
+        .map(|flat| lattice.coords(flat))
+        .filter(|coords| {
+            coords[axis] == i && {
+                let (lo, hi) = lattice.neighbours(axis, coords, i);
+                Cell::crossover(lo, hi)
             }
-            let (lo, hi) = lattice.neighbours(axis, &coords, i);
-            Cell::crossover(lo, hi)
         })
-        .count()
+        .collect()
 }
 
 #[cfg(test)]
