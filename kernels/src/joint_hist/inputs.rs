@@ -1,17 +1,14 @@
 //! Sweep inputs for `joint_hist_batched`: random codes of a given shape.
 
 use crate::Codes;
-use crate::column::{Residency, Storage};
+use crate::column::{Residency, Shape, Storage};
 
-/// Splits a joint size into `(kx, ky)` with `ky` the largest divisor not above its
-/// square root, so square sizes give square tables (as MRMR's redundancy terms do).
-pub(crate) fn split_joint(joint: usize) -> (usize, usize) {
-    let joint = joint.max(1);
-    let mut ky = joint.isqrt();
-    while !joint.is_multiple_of(ky) {
-        ky -= 1;
-    }
-    (joint / ky, ky)
+/// Bins `(kx, ky)` whose pair table `kx · kx · ky` is as close to `pair_table` as
+/// near-equal bins get (MRMR's redundancy terms are square: `kx = ky`).
+pub(crate) fn split_pair_table(pair_table: usize) -> (usize, usize) {
+    let kx = (pair_table.max(1) as f64).cbrt().round().max(1.0) as usize;
+    let ky = (pair_table as f64 / (kx * kx) as f64).round().max(1.0) as usize;
+    (kx, ky)
 }
 
 /// A fixed-seed xorshift stream: inputs are reproducible without a `rand` dependency.
@@ -46,18 +43,12 @@ pub(crate) fn random_codes(rng: &mut Lcg, n_rows: usize, n_cols: usize, bins: us
     Codes::from_parts(storage, n_rows, n_cols, bins)
 }
 
-/// A grid point's `(y, x, counts)`, codes placed as `loc` says.
-pub(crate) fn build(
-    n_samples: usize,
-    joint_size: usize,
-    n_features: usize,
-    loc: Residency,
-) -> (Codes, Codes, Vec<u32>) {
-    let (kx, ky) = split_joint(joint_size);
-    let mut rng = Lcg::new((n_samples ^ joint_size << 20 ^ n_features << 40) as u64);
-    let y = random_codes(&mut rng, n_samples, 1, ky);
-    let x = random_codes(&mut rng, n_samples, n_features, kx);
-    (loc.place(y), loc.place(x), vec![0; n_features * kx * ky])
+/// A grid point's `(y, x, counts)` of shape `s`, codes placed as `loc` says.
+pub(crate) fn build(s: Shape, loc: Residency) -> (Codes, Codes, Vec<u32>) {
+    let mut rng = Lcg::new((s.n ^ s.kx << 20 ^ s.ky << 30 ^ s.p << 40) as u64);
+    let y = random_codes(&mut rng, s.n, 1, s.ky);
+    let x = random_codes(&mut rng, s.n, s.p, s.kx);
+    (loc.place(y), loc.place(x), vec![0; s.p * s.kx * s.ky])
 }
 
 #[cfg(test)]
@@ -65,13 +56,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn joint_sizes_split_into_near_square_tables() {
-        assert_eq!(split_joint(4), (2, 2));
-        assert_eq!(split_joint(64), (8, 8));
-        assert_eq!(split_joint(256), (16, 16));
-        assert_eq!(split_joint(6), (3, 2));
-        assert_eq!(split_joint(7), (7, 1));
-        assert_eq!(split_joint(0), (1, 1));
+    fn pair_tables_split_into_near_equal_bins() {
+        assert_eq!(split_pair_table(8), (2, 2));
+        assert_eq!(split_pair_table(512), (8, 8));
+        assert_eq!(split_pair_table(1_024), (10, 10));
+        assert_eq!(split_pair_table(131_072), (51, 50));
+        assert_eq!(split_pair_table(2), (1, 2));
+        assert_eq!(split_pair_table(0), (1, 1));
     }
 
     #[test]

@@ -42,13 +42,15 @@ pub(crate) use inputs::Lcg;
 #[ktc::tunable(
     axes(
         n_samples = y.n_rows(),
-        joint_size = x.bins() * y.bins(),
+        // The size of `pairs`' two-feature table, `kx · kx · ky`: the cost that decides
+        // between pairing and counting columns alone (see `pairs.rs`).
+        pair_table = x.bins().saturating_mul(x.bins()).saturating_mul(y.bins()),
         n_features = x.n_cols(),
         loc = ktc::location(x),
     ),
     sweep(
         n_samples = [1_000, 100_000, 1_000_000],
-        joint_size = [4, 64, 256],
+        pair_table = [8, 512, 4_096],
         n_features = [1, 30],
         loc = [host, device],
     ),
@@ -57,16 +59,17 @@ pub mod joint_hist_batched {
     use crate::column::Residency;
     use crate::{Codes, Error};
 
-    /// One grid point's inputs: random codes (fixed seed), `kx · ky = joint_size`,
-    /// `kx ≥ ky`; `device` points exist only where CUDA does.
+    /// One grid point's inputs: random codes (fixed seed), `kx² · ky ≈ pair_table`
+    /// with `kx ≈ ky`; `device` points exist only where CUDA does.
     #[inputs]
     pub fn inputs(
         n_samples: usize,
-        joint_size: usize,
+        pair_table: usize,
         n_features: usize,
         loc: Residency,
     ) -> (Codes, Codes, Vec<u32>) {
-        super::inputs::build(n_samples, joint_size, n_features, loc)
+        let (kx, ky) = super::inputs::split_pair_table(pair_table);
+        super::inputs::build(super::Shape { n: n_samples, p: n_features, kx, ky }, loc)
     }
 
     /// The reference: one pass per feature, one counter table.
