@@ -14,6 +14,7 @@ pub mod mi;
 pub mod mrmr;
 // Below `data` and `binning` (and their tests), which both draw from it.
 mod rng;
+mod share;
 
 pub use binning::{Floats, discretize, quantile_codes, quantile_edges};
 pub use column::{Codes, Residency};

@@ -6,6 +6,7 @@ use super::check::check;
 use super::count::{column, count_column, count_into};
 use super::pairs::count_columns;
 use crate::column::HostCodes;
+use crate::share::share_out;
 use crate::{Codes, Error};
 
 /// `y` and `x` on the host: cheap clones, or copies back from the device (part of
@@ -74,9 +75,8 @@ pub(crate) fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(
     let (y, x) = on_host(y, x)?;
     let (yh, xh) = views(&y, &x)?;
     with_slices!(yh, xh, |ys, xs| {
-        counts.par_chunks_exact_mut(s.joint()).enumerate().for_each_init(Vec::new, |scratch, (j, table)| {
-            count_into(ys, column(xs, s, j), s.ky, table, scratch);
-        });
+        let tables: Vec<&mut [u32]> = counts.chunks_exact_mut(s.joint()).collect();
+        share_out(tables, |j, table, scratch| count_into(ys, column(xs, s, j), s.ky, table, scratch));
     });
     Ok(())
 }
@@ -102,9 +102,8 @@ pub(crate) fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), 
         return Ok(());
     }
     with_slices!(yh, xh, |ys, xs| {
-        counts.par_chunks_mut(2 * s.joint()).enumerate().for_each_init(Vec::new, |scratch, (k, tables)| {
-            count_columns(ys, xs, s, 2 * k, tables, scratch);
-        });
+        let tables: Vec<&mut [u32]> = counts.chunks_mut(2 * s.joint()).collect();
+        share_out(tables, |k, tables, scratch| count_columns(ys, xs, s, 2 * k, tables, scratch));
     });
     Ok(())
 }
