@@ -78,12 +78,21 @@ fn run(args: &Args) -> Result<()> {
             "relevance histograms:  {}",
             joint_hist_batched::explain(&data.target, &data.features, &mut [])
         );
-        let repeats = if args.quick { 1 } else { 3 };
+        // Best of at least 3, and of more for a short job: a 1 ms selection varies by
+        // ±30% from one run to the next on a 2-vCPU VM, more than variants differ.
+        let repeats = if args.quick { 1 } else { compare_repeats(report.times.select) };
         let rows =
             mrmr::compare_strategies(&data.target, &data.features, options.k, options.criterion, repeats)?;
         report::comparison(&rows, repeats);
     }
     Ok(())
+}
+
+/// Repetitions of each strategy for `--compare`: about half a second of each, from 3
+/// to 51 (the job took `select` once).
+fn compare_repeats(select: std::time::Duration) -> usize {
+    let fit = (0.5 / select.as_secs_f64().max(1e-6)) as usize;
+    fit.clamp(3, 51)
 }
 
 fn tune(cache: &KernelTuningCache, tuner: &ktc::KernelInfo) -> Result<()> {

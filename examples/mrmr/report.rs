@@ -51,18 +51,18 @@ pub(crate) fn times(t: &StageTimes, tuning: Duration, whole: Duration) {
 }
 
 pub(crate) fn comparison(rows: &[Timing], repeats: usize) {
-    println!("\nthe same selection per histogram strategy (best of {repeats}):");
+    println!("\nthe same selection per histogram strategy (median of {repeats}):");
     println!("  {:<34} {:>12} {:>22}", "strategy", "time", "tuned dispatch speedup");
     let dispatched = match rows.first().map(|r| &r.outcome) {
-        Some(Outcome::Ran { best, .. }) => best.as_secs_f64(),
+        Some(Outcome::Ran { median, .. }) => median.as_secs_f64(),
         _ => return,
     };
     for row in rows {
         match &row.outcome {
-            Outcome::Ran { best, same_selection } => {
-                let speedup = best.as_secs_f64() / dispatched;
+            Outcome::Ran { median, same_selection } => {
+                let speedup = median.as_secs_f64() / dispatched;
                 let check = if *same_selection { "" } else { "  (DIFFERENT SELECTION)" };
-                println!("  {:<34} {:>12.2?} {:>21.2}×{check}", row.strategy.to_string(), best, speedup);
+                println!("  {:<34} {:>12.2?} {:>21.2}×{check}", row.strategy.to_string(), median, speedup);
             }
             Outcome::Skipped(reason) => {
                 println!("  {:<34} {:>12} {reason}", row.strategy.to_string(), "skipped")
