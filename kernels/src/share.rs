@@ -13,14 +13,15 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Runs `task(index, item, scratch)` once for every item of `items`, on the calling
-/// thread and on up to `rayon::current_num_threads() - 1` pool workers; each
-/// participant owns one `scratch` buffer for all the tasks it takes.
-pub(crate) fn share_out<T: Send>(items: Vec<T>, task: impl Fn(usize, T, &mut Vec<u32>) + Sync) {
+/// thread and on up to `rayon::current_num_threads() - 1` pool workers (none for a
+/// single item: it runs on the caller, with no pool round trip); each participant owns
+/// one `scratch` value for all the tasks it takes.
+pub(crate) fn share_out<T: Send, S: Default>(items: Vec<T>, task: impl Fn(usize, T, &mut S) + Sync) {
     let count = items.len();
     let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|item| Mutex::new(Some(item))).collect();
     let next = AtomicUsize::new(0);
     let work = || {
-        let mut scratch = Vec::new();
+        let mut scratch = S::default();
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(slot) = slots.get(index) else { break };
@@ -49,7 +50,7 @@ mod tests {
         for count in [0, 1, 2, 3, 17] {
             let mut seen = vec![0u32; count];
             let items: Vec<&mut u32> = seen.iter_mut().collect();
-            share_out(items, |index, item, scratch| {
+            share_out(items, |index, item, scratch: &mut Vec<u32>| {
                 scratch.push(1);
                 *item += 1 + index as u32;
             });

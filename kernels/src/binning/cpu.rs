@@ -1,11 +1,12 @@
 //! CPU variants of `discretize`: linear scan, branch-free binary search, parallel
 //! chunks.
 
-use rayon::prelude::*;
+use std::sync::{Mutex, PoisonError};
 
 use super::edges::check;
 use crate::Error;
 use crate::floats::{Float, Floats};
+use crate::share::share_out;
 
 /// Runs `f` on the values as a typed slice.
 macro_rules! with_values {
@@ -107,8 +108,9 @@ pub(crate) fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
     with_values!(values, |v| run(v, edges, codes, 0, binary_one))
 }
 
-/// Rayon over chunks of `block` values, binary search inside; the first NaN (lowest
-/// row) is reported.
+/// Chunks of `block` values shared between the caller and rayon's workers (see
+/// [`share_out`]; one chunk runs on the caller alone), binary search inside; the first
+/// NaN (lowest row) is reported.
 pub(crate) fn par_chunks(
     values: &Floats,
     edges: &[f64],
@@ -117,15 +119,20 @@ pub(crate) fn par_chunks(
 ) -> Result<(), Error> {
     check(values, edges, codes)?;
     let block = block.max(1);
-    let errors: Vec<Error> = with_values!(values, |v| {
-        codes
-            .par_chunks_mut(block)
-            .zip(v.par_chunks(block))
-            .enumerate()
-            .filter_map(|(i, (c, v))| run(v, edges, c, i * block, binary_one).err())
-            .collect()
+    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    with_values!(values, |v| {
+        let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
+        share_out(chunks, |i, (c, v), (): &mut ()| {
+            if let Err(e) = run(v, edges, c, i * block, binary_one) {
+                let mut first = first_error.lock().unwrap_or_else(PoisonError::into_inner);
+                if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *first = Some((i, e));
+                }
+            }
+        });
     });
-    errors.into_iter().next().map_or(Ok(()), Err)
+    let first = first_error.into_inner().unwrap_or_else(PoisonError::into_inner);
+    first.map_or(Ok(()), |(_, e)| Err(e))
 }
 
 /// [`par_chunks`] with `per_thread` equal chunks per rayon worker: the chunk follows

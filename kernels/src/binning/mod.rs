@@ -70,7 +70,8 @@ pub mod discretize {
         super::lookup::lookup(values, edges, codes)
     }
 
-    /// Rayon over chunks of `block_size` values, binary search inside.
+    /// Chunks of `block_size` values shared between the caller and rayon's workers,
+    /// binary search inside (one chunk runs on the caller alone).
     #[variant(block_size = [16_384, 131_072])]
     pub fn par_chunks(
         values: &Floats,

@@ -67,8 +67,8 @@ pub(crate) fn multiway(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), E
     Ok(())
 }
 
-/// Rayon over features: each worker owns whole tables, so nothing is merged. Wins
-/// when there are at least as many features as cores.
+/// Features shared out (see [`share_out`]): each participant owns whole tables, so
+/// nothing is merged. Wins when there are at least as many features as cores.
 pub(crate) fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
     let s = check(y, x, counts)?;
     counts.fill(0);
@@ -92,7 +92,8 @@ pub(crate) fn pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Erro
     Ok(())
 }
 
-/// Rayon over pairs of features, two columns per pass (see [`super::pairs`]).
+/// Pairs of features shared out (see [`share_out`]), two columns per pass (see
+/// [`super::pairs`]).
 pub(crate) fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
     let s = check(y, x, counts)?;
     counts.fill(0);

@@ -86,7 +86,8 @@ pub mod joint_hist_batched {
         super::cpu::multiway(y, x, counts)
     }
 
-    /// Rayon over features (four-way counting inside each).
+    /// Features shared between the caller and rayon's workers (four-way counting
+    /// inside each).
     #[variant]
     pub fn par_features(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::par_features(y, x, counts)
@@ -99,7 +100,8 @@ pub mod joint_hist_batched {
         super::cpu::pairs(y, x, counts)
     }
 
-    /// Rayon over pairs of features, each pair counted in one pass as in `pairs`.
+    /// Pairs of features shared between the caller and rayon's workers, each pair
+    /// counted in one pass as in `pairs`.
     #[variant]
     pub fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), Error> {
         super::cpu::par_pairs(y, x, counts)
