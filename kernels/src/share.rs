@@ -3,42 +3,120 @@
 //!
 //! A parallel iterator started from outside the pool hands all of its work to the
 //! pool's workers and leaves the caller waiting; where the workers have gone to sleep,
-//! waking them costs 20–120 µs on a 2-vCPU VM, as long as the work of a small call.
-//! Here the caller starts on the tasks at once, and a worker that wakes late finds
-//! fewer (or none) left, so a call costs about `min(serial, parallel + wake-up)`
-//! instead of `parallel + wake-up`: a parallel variant stays near its serial twin
-//! where the two are close, whatever state the pool is in.
+//! waking them costs 20–150 µs on a 2-vCPU VM, as long as the work of a small call.
+//! Here the caller starts on the tasks at once and never waits for a worker that has
+//! not started: a worker that wakes after the caller has taken the last task leaves
+//! without touching the data. A call then costs about `min(serial, parallel +
+//! wake-up)`, so a parallel variant is never much slower than its serial twin,
+//! whatever state the pool is in.
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Runs `task(index, item, scratch)` once for every item of `items`, on the calling
-/// thread and on up to `rayon::current_num_threads() - 1` pool workers (none for a
-/// single item: it runs on the caller, with no pool round trip); each participant owns
-/// one `scratch` value for all the tasks it takes.
-pub(crate) fn share_out<T: Send, S: Default>(items: Vec<T>, task: impl Fn(usize, T, &mut S) + Sync) {
-    let count = items.len();
-    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|item| Mutex::new(Some(item))).collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
+/// thread and on up to `rayon::current_num_threads() - 1` pool workers that join while
+/// items are left (none for a single item); each participant owns one `scratch` value
+/// for all the tasks it takes. A task's panic is resumed on the caller once every
+/// other task has run.
+pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(items: Vec<T>, task: F) {
+    let helpers = rayon::current_num_threads().saturating_sub(1).min(items.len().saturating_sub(1));
+    let shared = Shared {
+        slots: items.into_iter().map(|item| Mutex::new(Some(item))).collect(),
+        next: AtomicUsize::new(0),
+        panic: Mutex::new(None),
+        task,
+        scratch: std::marker::PhantomData,
+    };
+    let gate = Arc::new(Gate { closed: AtomicBool::new(false), active: AtomicUsize::new(0) });
+    {
+        // Closes the gate and waits for the helpers inside (on unwinding too, though
+        // tasks' panics are caught): no helper may touch `shared` once this frame is
+        // gone.
+        let _close = Close(&gate);
+        let run: unsafe fn(usize) = help::<T, S, F>;
+        let address = &raw const shared as usize;
+        for _ in 0..helpers {
+            let gate = Arc::clone(&gate);
+            rayon::spawn(move || {
+                gate.active.fetch_add(1, SeqCst);
+                if !gate.closed.load(SeqCst) {
+                    // SAFETY: the gate was open after this helper became active, so
+                    // `share_out` is still waiting (in `Close::drop`) for `active` to
+                    // fall to zero: `shared` is alive until the decrement below.
+                    unsafe { run(address) };
+                }
+                gate.active.fetch_sub(1, SeqCst);
+            });
+        }
+        shared.work();
+    }
+    let panic = shared.panic.into_inner().unwrap_or_else(PoisonError::into_inner);
+    if let Some(payload) = panic {
+        std::panic::resume_unwind(payload);
+    }
+}
+
+/// What the participants share: the items not yet taken and the task.
+struct Shared<T, S, F> {
+    slots: Vec<Mutex<Option<T>>>,
+    next: AtomicUsize,
+    /// The first panic of a task, resumed on the caller.
+    panic: Mutex<Option<Box<dyn Any + Send>>>,
+    task: F,
+    scratch: std::marker::PhantomData<fn() -> S>,
+}
+
+impl<T, S: Default, F: Fn(usize, T, &mut S)> Shared<T, S, F> {
+    /// Takes and runs items until none is left.
+    fn work(&self) {
         let mut scratch = S::default();
         loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = slots.get(index) else { break };
+            let index = self.next.fetch_add(1, SeqCst);
+            let Some(slot) = self.slots.get(index) else { return };
             // Each index is taken once, so the lock is never contended.
-            let item = slot.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+            let item = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
             if let Some(item) = item {
-                task(index, item, &mut scratch);
+                // A panic is kept for the caller to resume once every other task ran;
+                // on a helper it would otherwise abort the process (rayon::spawn).
+                let run = std::panic::AssertUnwindSafe(|| (self.task)(index, item, &mut scratch));
+                if let Err(payload) = std::panic::catch_unwind(run) {
+                    self.panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
+                }
             }
         }
-    };
-    let helpers = rayon::current_num_threads().saturating_sub(1).min(count.saturating_sub(1));
-    rayon::in_place_scope(|scope| {
-        for _ in 0..helpers {
-            scope.spawn(|_| work());
+    }
+}
+
+/// A helper's part, behind a lifetime-free function pointer so that rayon can hold it.
+///
+/// # Safety
+/// `address` is the address of a live `Shared<T, S, F>` that stays alive until this
+/// returns.
+unsafe fn help<T, S: Default, F: Fn(usize, T, &mut S)>(address: usize) {
+    // SAFETY: the caller's contract.
+    let shared = unsafe { &*(address as *const Shared<T, S, F>) };
+    shared.work();
+}
+
+/// Whether helpers may still join, and how many are inside.
+struct Gate {
+    closed: AtomicBool,
+    active: AtomicUsize,
+}
+
+/// Closes its gate on drop and waits for the helpers inside to leave. Sequentially
+/// consistent: a helper that saw the gate open counted itself in before this read the
+/// count, so it is waited for; one that counts itself in later sees the gate closed.
+struct Close<'a>(&'a Gate);
+
+impl Drop for Close<'_> {
+    fn drop(&mut self) {
+        self.0.closed.store(true, SeqCst);
+        while self.0.active.load(SeqCst) != 0 {
+            std::thread::yield_now();
         }
-        work();
-    });
+    }
 }
 
 #[cfg(test)]
@@ -47,7 +125,7 @@ mod tests {
 
     #[test]
     fn every_item_is_run_once_with_its_index() {
-        for count in [0, 1, 2, 3, 17] {
+        for count in [0, 1, 2, 3, 17, 1000] {
             let mut seen = vec![0u32; count];
             let items: Vec<&mut u32> = seen.iter_mut().collect();
             share_out(items, |index, item, scratch: &mut Vec<u32>| {
@@ -57,5 +135,18 @@ mod tests {
             let expected: Vec<u32> = (1..=count as u32).collect();
             assert_eq!(seen, expected);
         }
+    }
+
+    #[test]
+    fn a_panicking_task_panics_the_caller_after_the_others_finish() {
+        let done = AtomicUsize::new(0);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            share_out((0..64).collect(), |index, _: usize, (): &mut ()| {
+                assert_ne!(index, 40, "task 40 fails");
+                done.fetch_add(1, SeqCst);
+            });
+        }));
+        assert!(outcome.is_err());
+        assert_eq!(done.load(SeqCst), 63, "every other task ran");
     }
 }
