@@ -42,20 +42,42 @@ pub(crate) fn measure_point<H: Harness>(
     let reference_output = run_once(harness, reference, inputs);
     let mut failed = Vec::new();
     let mut timing: Vec<usize> = Vec::new();
+    let mut batches: Vec<usize> = Vec::new();
     for (i, candidate) in plan.candidates.iter().enumerate() {
         if !live[i] {
             continue;
         }
-        // The verification run doubles as the candidate's warm-up.
+        // The verification run doubles as the candidate's warm-up, and its time sets
+        // the candidate's batch.
+        let t0 = Instant::now();
         let output = run_once(harness, *candidate, inputs);
+        let took = t0.elapsed();
         match harness.verify(&reference_output, &output) {
-            Ok(()) => timing.push(i),
+            Ok(()) => {
+                timing.push(i);
+                batches.push(batch_for(took));
+            }
             Err(reason) => failed.push((i, reason)),
         }
     }
-    let samples = race(harness, plan, &timing, inputs, rounds, time_cap);
+    let samples = race(harness, plan, &timing, &batches, inputs, rounds, time_cap);
     let timed = timing.iter().zip(samples).map(|(&candidate, s)| Timed::new(candidate, s)).collect();
     PointResult { timed, failed, elapsed: started.elapsed() }
+}
+
+/// A timed sample of a short call covers at least this long: a few microseconds of
+/// work is as long as the host's jitter, and as long as waking a thread pool, so one
+/// call alone decides nothing.
+const MIN_SAMPLE: Duration = Duration::from_micros(50);
+
+/// The most back-to-back calls one sample takes.
+const MAX_BATCH: usize = 64;
+
+/// Back-to-back calls per sample for a candidate whose call took `took`: enough to
+/// cover [`MIN_SAMPLE`], from 1 to [`MAX_BATCH`].
+fn batch_for(took: Duration) -> usize {
+    let calls = MIN_SAMPLE.as_nanos().div_ceil(took.as_nanos().max(1));
+    (calls as usize).clamp(1, MAX_BATCH)
 }
 
 fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Output {
@@ -65,14 +87,17 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 }
 
 /// Interleaved timing: each round runs every candidate still in the race once, in a
-/// fresh shuffled order (see [`shuffled`]), on a fresh clone of the inputs made
-/// outside the timed region. After `rounds.min`, a candidate clearly slower than the fastest
+/// fresh shuffled order (see [`Shuffle`]), on fresh clones of the inputs made outside
+/// the timed region. A candidate whose call is short runs `batches[slot]` calls back
+/// to back per sample (see [`batch_for`]), and the sample is their mean: the time a
+/// call takes in a loop, as timeit and criterion measure it. After `rounds.min`, a candidate clearly slower than the fastest
 /// leaves the race (successive halving), and the point ends once no comparison with
 /// the fastest is still open.
 fn race<H: Harness>(
     harness: &H,
     plan: &Plan,
     timing: &[usize],
+    batches: &[usize],
     inputs: &H::Inputs,
     rounds: Rounds,
     time_cap: Duration,
@@ -86,14 +111,17 @@ fn race<H: Harness>(
     {
         for slot in order.shuffled(&racing) {
             let c = plan.candidates[timing[slot]];
-            let mut args = inputs.clone();
+            let mut args: Vec<H::Inputs> = (0..batches[slot]).map(|_| inputs.clone()).collect();
+            let mut rets = Vec::with_capacity(args.len());
             let t0 = Instant::now();
-            let ret = harness.run(c.variant, c.block_size, black_box(&mut args));
+            for args in &mut args {
+                rets.push(harness.run(c.variant, c.block_size, black_box(args)));
+            }
             let elapsed = t0.elapsed();
-            black_box(&ret);
-            drop(ret);
+            black_box(&rets);
+            drop(rets);
             drop(args);
-            samples[slot].push(elapsed.as_nanos() as f64);
+            samples[slot].push(elapsed.as_nanos() as f64 / batches[slot] as f64);
         }
         round += 1;
     }
