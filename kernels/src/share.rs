@@ -138,6 +138,24 @@ mod tests {
     }
 
     #[test]
+    fn calls_from_inside_the_pool_finish_and_run_every_item() {
+        use rayon::prelude::*;
+        // Helpers spawned by a pool worker may sit in its own queue until it returns:
+        // the caller must not wait for them.
+        let totals: Vec<u64> = (0..16u64)
+            .into_par_iter()
+            .map(|outer| {
+                let mut seen = [0u64; 9];
+                let items: Vec<&mut u64> = seen.iter_mut().collect();
+                share_out(items, |index, item, (): &mut ()| *item = outer * 100 + index as u64);
+                seen.iter().sum()
+            })
+            .collect();
+        let expected: Vec<u64> = (0..16).map(|outer| outer * 900 + 36).collect();
+        assert_eq!(totals, expected);
+    }
+
+    #[test]
     fn a_panicking_task_panics_the_caller_after_the_others_finish() {
         let done = AtomicUsize::new(0);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
