@@ -1,5 +1,5 @@
 //! Measuring one grid point: verify every candidate against the reference, then time
-//! them interleaved, round-robin, so background load falls on all of them alike.
+//! them interleaved, in shuffled rounds, so background load falls on all of them alike.
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
@@ -90,9 +90,9 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 /// fresh shuffled order (see [`Shuffle`]), on fresh clones of the inputs made outside
 /// the timed region. A candidate whose call is short runs `batches[slot]` calls back
 /// to back per sample (see [`batch_for`]), and the sample is their mean: the time a
-/// call takes in a loop, as timeit and criterion measure it. After `rounds.min`, a candidate clearly slower than the fastest
-/// leaves the race (successive halving), and the point ends once no comparison with
-/// the fastest is still open.
+/// call takes in a loop, as timeit and criterion measure it. After `rounds.min`, a
+/// candidate clearly slower than the fastest leaves the race (successive halving), and
+/// the point ends once no comparison with the fastest is still open.
 fn race<H: Harness>(
     harness: &H,
     plan: &Plan,
@@ -185,4 +185,18 @@ fn keep_going(
         }
     });
     open
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_calls_are_batched_to_cover_the_minimum_sample() {
+        assert_eq!(batch_for(Duration::from_micros(1)), 50);
+        assert_eq!(batch_for(Duration::from_micros(7)), 8);
+        assert_eq!(batch_for(Duration::from_micros(50)), 1);
+        assert_eq!(batch_for(Duration::from_millis(3)), 1);
+        assert_eq!(batch_for(Duration::ZERO), MAX_BATCH);
+    }
 }
