@@ -78,8 +78,8 @@ fn run(args: &Args) -> Result<()> {
             "relevance histograms:  {}",
             joint_hist_batched::explain(&data.target, &data.features, &mut [])
         );
-        // Best of at least 3, and of more for a short job: a 1 ms selection varies by
-        // ±30% from one run to the next on a 2-vCPU VM, more than variants differ.
+        // The median of at least 3, and of more for a short job: a 1 ms selection varies
+        // by ±30% from one run to the next on a 2-vCPU VM, more than variants differ.
         let repeats = if args.quick { 1 } else { compare_repeats(report.times.select) };
         let rows =
             mrmr::compare_strategies(&data.target, &data.features, options.k, options.criterion, repeats)?;

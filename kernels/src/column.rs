@@ -165,7 +165,8 @@ impl Codes {
     }
 }
 
-/// The dimensions of one `joint_hist_batched` call, once validated.
+/// The dimensions of one `joint_hist_batched` call, once validated: `kx, ky ≥ 1`
+/// ([`Codes`] refuse zero bins).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Samples per column.
@@ -182,6 +183,12 @@ impl Shape {
     /// Counters per feature: `kx · ky`.
     pub fn joint(&self) -> usize {
         self.kx * self.ky
+    }
+
+    /// Counters of the two-feature table `pairs` counts into: `kx · kx · ky` (the
+    /// kernel's `pair_table` axis).
+    pub fn pair_table(&self) -> usize {
+        self.kx * self.joint()
     }
 }
 

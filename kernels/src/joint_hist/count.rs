@@ -11,10 +11,10 @@ pub(crate) fn count_column<Y: Code, X: Code>(ys: &[Y], xs: &[X], ky: usize, tabl
     }
 }
 
-/// Counts one column into four interleaved tables (`scratch`: `4 · kx · ky`
-/// counters, zeroed), then adds them to `table`. Consecutive samples that hit the same counter then
-/// update different memory, so the increments do not wait on each other's stores —
-/// the bottleneck of the plain loop when tables are small and hits repeat.
+/// Counts one column into four interleaved tables (`scratch`: `4 · kx · ky` counters,
+/// zeroed), then adds them to `table`. Consecutive samples that hit the same counter
+/// then update different memory, so the increments do not wait on each other's
+/// stores — the bottleneck of the plain loop when tables are small and hits repeat.
 #[inline]
 fn count_column_4way<Y: Code, X: Code>(
     ys: &[Y],

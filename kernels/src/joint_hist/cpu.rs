@@ -99,9 +99,6 @@ pub(crate) fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), 
     counts.fill(0);
     let (y, x) = on_host(y, x)?;
     let (yh, xh) = views(&y, &x)?;
-    if s.joint() == 0 {
-        return Ok(());
-    }
     with_slices!(yh, xh, |ys, xs| {
         let tables: Vec<&mut [u32]> = counts.chunks_mut(2 * s.joint()).collect();
         share_out(tables, |k, tables, scratch| count_columns(ys, xs, s, 2 * k, tables, scratch));

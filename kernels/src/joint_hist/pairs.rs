@@ -34,10 +34,7 @@ pub(super) fn count_columns<Y: Code, X: Code>(
     scratch: &mut Vec<u32>,
 ) {
     let joint = s.joint();
-    if joint == 0 {
-        return;
-    }
-    let fits = s.kx * joint <= MAX_TRIPLES;
+    let fits = s.pair_table() <= MAX_TRIPLES;
     let mut j = first;
     let mut pairs = tables.chunks_exact_mut(2 * joint);
     if fits {
@@ -65,7 +62,7 @@ fn count_pair<Y: Code, X: Code>(
     scratch: &mut Vec<u32>,
 ) {
     let (kx, ky) = (s.kx, s.ky);
-    let len = kx * kx * ky;
+    let len = s.pair_table();
     // Four tables only pay where the column is long next to them (zeroing and summing
     // them is `O(len)`).
     let ways = if len <= MAX_FOUR_WAY && ys.len() >= 64 * len { 4 } else { 1 };

@@ -38,8 +38,7 @@ pub struct VerifiedPoint {
     pub regret: f64,
     /// Every candidate's time in nanoseconds, `variant` or `variant/block`: its cost
     /// over the interleaved rounds, as the sweep compares candidates (the mean of the
-    /// runs after the slowest fifth), over both looks for a point
-    /// measured twice.
+    /// runs after the slowest fifth), over both looks for a point measured twice.
     pub times_ns: BTreeMap<String, f64>,
 }
 

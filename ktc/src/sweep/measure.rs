@@ -3,7 +3,8 @@
 
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
-use super::timing::{LogRatio, Timed, Verdict, cost, verdict};
+use super::rng::Rng;
+use super::timing::{LogRatio, Timed, Verdict, cost, cost_and_spread, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -87,11 +88,17 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 }
 
 /// Interleaved timing: each round runs every candidate still in the race once, in a
-/// fresh shuffled order (see [`Shuffle`]), on fresh clones of the inputs made outside
-/// the timed region. A candidate whose call is short runs `batches[slot]` calls back
-/// to back per sample (see [`batch_for`]), and the sample is their mean: the time a
-/// call takes in a loop, as timeit and criterion measure it. After `rounds.min`, a
-/// candidate clearly slower than the fastest leaves the race (successive halving), and
+/// fresh shuffled order, on fresh clones of the inputs made outside the timed region.
+/// Shuffled because a rotating start kept every candidate's predecessor the same in
+/// every round, which biased the race: a parallel variant timed right after another
+/// one finds the thread pool's workers still awake, while after a serial one it pays
+/// for waking them (20–60 µs on a 2-vCPU VM, as long as a small call's work);
+/// shuffled, every candidate follows every other alike, and `verify`, racing the same
+/// candidates, sees the same mix. A candidate whose call is short runs
+/// `batches[slot]` calls back to back per sample (see [`batch_for`]), and the sample is
+/// their mean: the time a call takes in a loop, as timeit and criterion measure it.
+/// After `rounds.min`, a candidate clearly slower than the fastest leaves the race
+/// (successive halving), and
 /// the point ends once no comparison with the fastest is still open.
 fn race<H: Harness>(
     harness: &H,
@@ -106,7 +113,7 @@ fn race<H: Harness>(
     let mut racing: Vec<usize> = (0..timing.len()).collect();
     let start = Instant::now();
     let mut round = 0u32;
-    let mut order = Shuffle(0x9E37_79B9_7F4A_7C15);
+    let mut order = Rng(0x6B74_6372_6163_6521);
     while !racing.is_empty() && keep_going(round, rounds, start.elapsed() >= time_cap, &samples, &mut racing)
     {
         for slot in order.shuffled(&racing) {
@@ -128,27 +135,6 @@ fn race<H: Harness>(
     samples
 }
 
-/// The order of each round, shuffled by a fixed-seed xorshift stream. A rotating
-/// start kept every candidate's predecessor the same in every round, and that biased
-/// the race: a parallel variant timed right after another one finds the thread pool's
-/// workers still awake, while after a serial one it pays for waking them (20–60 µs on
-/// a 2-vCPU VM, as long as a small call's work). Shuffled, every candidate follows
-/// every other alike, and `verify`, racing the same candidates, sees the same mix.
-struct Shuffle(u64);
-
-impl Shuffle {
-    fn shuffled(&mut self, slots: &[usize]) -> Vec<usize> {
-        let mut order = slots.to_vec();
-        for i in (1..order.len()).rev() {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            order.swap(i, (self.0 % (i as u64 + 1)) as usize);
-        }
-        order
-    }
-}
-
 /// Whether to run another round; drops the candidates that cannot win any more.
 fn keep_going(
     round: u32,
@@ -166,8 +152,13 @@ fn keep_going(
     if round < rounds.min {
         return true;
     }
-    let Some(best) = racing.iter().copied().min_by(|&a, &b| cost(&samples[a]).total_cmp(&cost(&samples[b])))
-    else {
+    // Each racing candidate's cost and spread, once per round: both sort its runs.
+    let mut stats = vec![None; samples.len()];
+    for &s in racing.iter() {
+        stats[s] = cost_and_spread(&samples[s]);
+    }
+    let cost_of = |s: usize| stats[s].map_or_else(|| cost(&samples[s]), |(c, _)| c);
+    let Some(best) = racing.iter().copied().min_by(|&a, &b| cost_of(a).total_cmp(&cost_of(b))) else {
         return false;
     };
     let mut open = false;
@@ -175,7 +166,7 @@ fn keep_going(
         if s == best {
             return true;
         }
-        match verdict(LogRatio::of(&samples[s], &samples[best])) {
+        match verdict(LogRatio::between(stats[s], stats[best])) {
             Verdict::Slower => false,
             Verdict::Tie => true,
             Verdict::Open => {

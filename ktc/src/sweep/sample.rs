@@ -1,26 +1,9 @@
 //! Off-grid sample points: log-uniform between a numeric axis' smallest and largest
 //! grid value, avoiding the grid values themselves; labels drawn uniformly.
 
+use super::rng::Rng;
 use crate::AxisKind;
 use crate::registry::{AxisInfo, GridValue};
-
-/// SplitMix64: a tiny deterministic generator, so a seed names a set of points.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// `count` points over `axes`, reproducible from `seed`.
 pub(super) fn sample_points(axes: &[AxisInfo], count: usize, seed: u64) -> Vec<Vec<GridValue>> {

@@ -106,7 +106,12 @@ pub(crate) struct LogRatio {
 impl LogRatio {
     /// `ln(a / b)`; with fewer than three runs on either side the interval is unbounded.
     pub(crate) fn of(a: &[f64], b: &[f64]) -> LogRatio {
-        match (cost_and_spread(a), cost_and_spread(b)) {
+        LogRatio::between(cost_and_spread(a), cost_and_spread(b))
+    }
+
+    /// `ln(a / b)` from the two sides' [`cost_and_spread`], computed once.
+    pub(crate) fn between(a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> LogRatio {
+        match (a, b) {
             (Some((ca, sa)), Some((cb, sb))) => LogRatio { center: (ca / cb).ln(), half_width: sa + sb },
             _ => LogRatio { center: 0.0, half_width: f64::INFINITY },
         }
