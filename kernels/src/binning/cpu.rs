@@ -40,9 +40,22 @@ fn linear_group(edges: &[f64], values: &[f64; LANES], codes: &mut [u8]) {
 }
 
 /// The linear scan over `values`, `LANES` at a time, refusing NaN (reported at
-/// `offset + row`). A group's NaN check is a branch-free `or` over its values.
+/// `offset + row`).
 fn run_linear<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: usize) -> Result<(), Error> {
-    for (group, (c, v)) in codes.chunks_mut(LANES).zip(values.chunks(LANES)).enumerate() {
+    for_groups(values, codes, offset, |wide, c| linear_group(edges, wide, c))
+}
+
+/// Runs `group` on `values` widened `LANES` at a time, with each group's codes; refuses
+/// NaN (reported at `offset + row`). A group's NaN check is a branch-free `or` over its
+/// values.
+#[inline]
+fn for_groups<F: Float>(
+    values: &[F],
+    codes: &mut [u8],
+    offset: usize,
+    mut group: impl FnMut(&[f64; LANES], &mut [u8]),
+) -> Result<(), Error> {
+    for (g, (c, v)) in codes.chunks_mut(LANES).zip(values.chunks(LANES)).enumerate() {
         // A short last group is padded with a value no edge is above; its codes are
         // cut off by `c`'s length.
         let mut wide = [f64::INFINITY; LANES];
@@ -53,15 +66,18 @@ fn run_linear<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: u
         }
         if nan {
             let row = wide.iter().position(|w| w.is_nan()).unwrap_or(0);
-            return Err(Error::NotANumber { column: 0, row: offset + group * LANES + row });
+            return Err(Error::NotANumber { column: 0, row: offset + g * LANES + row });
         }
-        linear_group(edges, &wide, c);
+        group(&wide, c);
     }
     Ok(())
 }
 
 /// Bins by a binary search whose steps are selects, not branches: the step count
 /// depends only on the number of edges, so random values cost no mispredictions.
+/// `select_unpredictable` because a plain `if` compiled to a branch (a compare and a
+/// jump per step): on random values half its steps mispredicted, and the same search
+/// ran 2–3× slower or faster from call to call as the predictor's state went.
 #[inline]
 pub(super) fn binary_one(edges: &[f64], v: f64) -> u8 {
     if edges.is_empty() {
@@ -71,29 +87,40 @@ pub(super) fn binary_one(edges: &[f64], v: f64) -> u8 {
     while size > 1 {
         let half = size / 2;
         let mid = base + half;
-        base = if edges[mid] <= v { mid } else { base };
+        base = std::hint::select_unpredictable(edges[mid] <= v, mid, base);
         size -= half;
     }
     (base + usize::from(edges[base] <= v)) as u8
 }
 
-/// Bins `values` into `codes` with `one`, refusing NaN (reported at `offset + row`).
+/// [`binary_one`] for `LANES` values in lockstep: every value takes the same number of
+/// steps (it depends on the edges only), so the group's searches are independent chains
+/// the core overlaps, where one search waits on each step's load before the next.
 #[inline]
-fn run<F: Float>(
-    values: &[F],
-    edges: &[f64],
-    codes: &mut [u8],
-    offset: usize,
-    one: impl Fn(&[f64], f64) -> u8,
-) -> Result<(), Error> {
-    for (row, (c, v)) in codes.iter_mut().zip(values).enumerate() {
-        let v = v.wide();
-        if v.is_nan() {
-            return Err(Error::NotANumber { column: 0, row: offset + row });
+fn binary_group(edges: &[f64], values: &[f64; LANES], codes: &mut [u8]) {
+    let mut base = [0usize; LANES];
+    let mut size = edges.len();
+    while size > 1 {
+        let half = size / 2;
+        for (b, &v) in base.iter_mut().zip(values) {
+            let mid = *b + half;
+            *b = std::hint::select_unpredictable(edges[mid] <= v, mid, *b);
         }
-        *c = one(edges, v);
+        size -= half;
     }
-    Ok(())
+    for ((c, b), &v) in codes.iter_mut().zip(base).zip(values) {
+        *c = (b + usize::from(edges[b] <= v)) as u8;
+    }
+}
+
+/// The binary search over `values`, `LANES` at a time, refusing NaN (reported at
+/// `offset + row`).
+fn run_binary<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: usize) -> Result<(), Error> {
+    if edges.is_empty() {
+        // Every code is 0; NaN is still refused.
+        return run_linear(values, edges, codes, offset);
+    }
+    for_groups(values, codes, offset, |wide, c| binary_group(edges, wide, c))
 }
 
 /// The reference: a linear scan per value.
@@ -105,7 +132,7 @@ pub(crate) fn linear(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
 /// A branch-free binary search per value.
 pub(crate) fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
     check(values, edges, codes)?;
-    with_values!(values, |v| run(v, edges, codes, 0, binary_one))
+    with_values!(values, |v| run_binary(v, edges, codes, 0))
 }
 
 /// Chunks of `block` values shared between the caller and rayon's workers (see
@@ -123,7 +150,7 @@ pub(crate) fn par_chunks(
     with_values!(values, |v| {
         let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
         share_out(chunks, |i, (c, v), (): &mut ()| {
-            if let Err(e) = run(v, edges, c, i * block, binary_one) {
+            if let Err(e) = run_binary(v, edges, c, i * block) {
                 let mut first = first_error.lock().unwrap_or_else(PoisonError::into_inner);
                 if first.as_ref().is_none_or(|(j, _)| i < *j) {
                     *first = Some((i, e));
