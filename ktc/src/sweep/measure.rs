@@ -43,25 +43,25 @@ pub(crate) fn measure_point<H: Harness>(
     let reference_output = run_once(harness, reference, inputs);
     let mut failed = Vec::new();
     let mut timing: Vec<usize> = Vec::new();
-    let mut batches: Vec<usize> = Vec::new();
+    let mut sampling: Vec<Sampling> = Vec::new();
     for (i, candidate) in plan.candidates.iter().enumerate() {
         if !live[i] {
             continue;
         }
         // The verification run doubles as the candidate's warm-up, and its time sets
-        // the candidate's batch.
+        // how the candidate is sampled.
         let t0 = Instant::now();
         let output = run_once(harness, *candidate, inputs);
         let took = t0.elapsed();
         match harness.verify(&reference_output, &output) {
             Ok(()) => {
                 timing.push(i);
-                batches.push(batch_for(took));
+                sampling.push(Sampling::for_call(took));
             }
             Err(reason) => failed.push((i, reason)),
         }
     }
-    let samples = race(harness, plan, &timing, &batches, inputs, rounds, time_cap);
+    let samples = race(harness, plan, &timing, &sampling, inputs, rounds, time_cap);
     let timed = timing.iter().zip(samples).map(|(&candidate, s)| Timed::new(candidate, s)).collect();
     PointResult { timed, failed, elapsed: started.elapsed() }
 }
@@ -74,11 +74,36 @@ const MIN_SAMPLE: Duration = Duration::from_micros(50);
 /// The most back-to-back calls one sample takes.
 const MAX_BATCH: usize = 64;
 
-/// Back-to-back calls per sample for a candidate whose call took `took`: enough to
-/// cover [`MIN_SAMPLE`], from 1 to [`MAX_BATCH`].
-fn batch_for(took: Duration) -> usize {
-    let calls = MIN_SAMPLE.as_nanos().div_ceil(took.as_nanos().max(1));
-    (calls as usize).clamp(1, MAX_BATCH)
+/// Calls shorter than this are preceded by an untimed call of the same candidate: up to
+/// here, waking a sleeping thread pool (20–150 µs on a 2-vCPU VM) is a visible share
+/// of a call. Not beyond: a warm-up doubles a sample's cost, and at 5 ms it took so
+/// much of `joint_hist_batched`'s 12 s budget that refinement stopped early (16–25
+/// regions instead of 80–100, regret geomean 1.2).
+const WARM_UP_BELOW: Duration = Duration::from_millis(1);
+
+/// How one candidate's samples are taken at a point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Sampling {
+    /// Back-to-back calls per timed sample, whose mean is the sample.
+    batch: usize,
+    /// Whether an untimed call of the same candidate runs right before the batch.
+    warm_up: bool,
+}
+
+impl Sampling {
+    /// For a candidate whose call took `took`: enough calls to cover [`MIN_SAMPLE`],
+    /// from 1 to [`MAX_BATCH`], and a warm-up below [`WARM_UP_BELOW`].
+    ///
+    /// Every sample is thereby a call in a loop of its own calls, as timeit and
+    /// criterion measure it, whatever ran before it. Without the warm-up, a sample of a
+    /// parallel variant found the pool awake after another parallel candidate and
+    /// asleep after a serial one: `discretize`'s `par_split/4` at 5 623 values averaged
+    /// 37 µs in one process and 83 µs in the next (40 and 42 µs warmed up), and five
+    /// benchmark runs without it gave regret geomeans of 1.05–1.09 (1.01–1.03 with).
+    fn for_call(took: Duration) -> Sampling {
+        let calls = MIN_SAMPLE.as_nanos().div_ceil(took.as_nanos().max(1));
+        Sampling { batch: (calls as usize).clamp(1, MAX_BATCH), warm_up: took < WARM_UP_BELOW }
+    }
 }
 
 fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Output {
@@ -94,9 +119,9 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 /// one finds the thread pool's workers still awake, while after a serial one it pays
 /// for waking them (20–60 µs on a 2-vCPU VM, as long as a small call's work);
 /// shuffled, every candidate follows every other alike, and `verify`, racing the same
-/// candidates, sees the same mix. A candidate whose call is short runs
-/// `batches[slot]` calls back to back per sample (see [`batch_for`]), and the sample is
-/// their mean: the time a call takes in a loop, as timeit and criterion measure it.
+/// candidates, sees the same mix. Each sample follows a warm-up call of its own
+/// candidate and, for a short call, is the mean of a batch of back-to-back calls (see
+/// [`Sampling`]): the time a call takes in a loop, as timeit and criterion measure it.
 /// After `rounds.min`, a candidate clearly slower than the fastest leaves the race
 /// (successive halving), and
 /// the point ends once no comparison with the fastest is still open.
@@ -104,7 +129,7 @@ fn race<H: Harness>(
     harness: &H,
     plan: &Plan,
     timing: &[usize],
-    batches: &[usize],
+    sampling: &[Sampling],
     inputs: &H::Inputs,
     rounds: Rounds,
     time_cap: Duration,
@@ -118,8 +143,14 @@ fn race<H: Harness>(
     {
         for slot in order.shuffled(&racing) {
             let c = plan.candidates[timing[slot]];
-            let mut args: Vec<H::Inputs> = (0..batches[slot]).map(|_| inputs.clone()).collect();
+            let Sampling { batch, warm_up } = sampling[slot];
+            let mut args: Vec<H::Inputs> = (0..batch).map(|_| inputs.clone()).collect();
             let mut rets = Vec::with_capacity(args.len());
+            // Inputs cloned first, so that nothing runs between the warm-up and the
+            // batch: a pool left idle for more than a few tens of microseconds sleeps.
+            if let Some(mut warm) = warm_up.then(|| inputs.clone()) {
+                black_box(harness.run(c.variant, c.block_size, black_box(&mut warm)));
+            }
             let t0 = Instant::now();
             for args in &mut args {
                 rets.push(harness.run(c.variant, c.block_size, black_box(args)));
@@ -128,7 +159,7 @@ fn race<H: Harness>(
             black_box(&rets);
             drop(rets);
             drop(args);
-            samples[slot].push(elapsed.as_nanos() as f64 / batches[slot] as f64);
+            samples[slot].push(elapsed.as_nanos() as f64 / batch as f64);
         }
         round += 1;
     }
@@ -183,11 +214,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn short_calls_are_batched_to_cover_the_minimum_sample() {
-        assert_eq!(batch_for(Duration::from_micros(1)), 50);
-        assert_eq!(batch_for(Duration::from_micros(7)), 8);
-        assert_eq!(batch_for(Duration::from_micros(50)), 1);
-        assert_eq!(batch_for(Duration::from_millis(3)), 1);
-        assert_eq!(batch_for(Duration::ZERO), MAX_BATCH);
+    fn short_calls_are_batched_to_cover_the_minimum_sample_and_warmed_up() {
+        let batch = |us: u64| Sampling::for_call(Duration::from_micros(us)).batch;
+        assert_eq!(batch(1), 50);
+        assert_eq!(batch(7), 8);
+        assert_eq!(batch(50), 1);
+        assert_eq!(batch(3_000), 1);
+        assert_eq!(Sampling::for_call(Duration::ZERO), Sampling { batch: MAX_BATCH, warm_up: true });
+        assert!(Sampling::for_call(Duration::from_micros(300)).warm_up);
+        assert!(!Sampling::for_call(Duration::from_millis(2)).warm_up);
     }
 }
