@@ -81,7 +81,9 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
         })?;
         let near = near(&eligible);
-        Ok(Cell { acceptable, near, result: Some(index) })
+        let best = eligible.iter().map(|t| t.cost_ns).fold(f64::INFINITY, f64::min);
+        let regrets = eligible.iter().map(|t| (t.candidate, t.cost_ns / best)).collect();
+        Ok(Cell { acceptable, near, result: Some(index), regrets })
     }
 }
 

@@ -284,7 +284,7 @@ fn seeded_lattice<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Result
                     })
                 });
                 let c = candidate.unwrap_or(sweeper.plan.reference);
-                Cell { acceptable: vec![c], near: vec![c], result: None }
+                Cell { acceptable: vec![c], near: vec![c], ..Cell::default() }
             }
         };
         lattice.cells.push(cell);

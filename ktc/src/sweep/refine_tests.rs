@@ -1,0 +1,202 @@
+//! Refinement on small hand-made lattices: crossovers bracketed per line, second
+//! looks, the budget, and which bracket goes first.
+
+use super::*;
+
+/// The cell of measured point `result`, where `winner` wins.
+fn measured(winner: usize, result: usize) -> Cell {
+    Cell { acceptable: vec![winner], near: vec![winner], result: Some(result), regrets: vec![] }
+}
+
+#[test]
+fn midpoints_are_geometric_integers_until_the_bracket_is_narrow() {
+    assert_eq!(midpoint(1_000, 100_000, 1.25), Some(10_000));
+    assert_eq!(midpoint(1, 3, 1.25), Some(2));
+    assert_eq!(midpoint(1, 2, 1.25), None);
+    assert_eq!(midpoint(1_000, 1_200, 1.25), None);
+    assert_eq!(midpoint(0, 8, 1.25), Some(4));
+    assert_eq!(bound_between(100.0, 400.0), 200.0);
+    assert_eq!(bound_between(1_000.0, 3_162.0), 1_778.0);
+    assert_eq!(bound_between(1.0, 2.0), 1.0);
+}
+
+#[test]
+fn crossovers_are_bracketed_per_label_and_agreeing_lines_are_not_measured() {
+    // n crosses from 0 to 1 at 12 345 for `host`, at 50 000 for `gpu`; `other`
+    // always takes 0.
+    let crossover = |label: &str| match label {
+        "host" => Some(12_345),
+        "gpu" => Some(50_000),
+        _ => None,
+    };
+    let winner = |n: u64, label: &str| crossover(label).map_or(0, |c| usize::from(n > c));
+    let labels = ["host", "gpu", "other"];
+    // Result `k` is the `k`-th measured point.
+    let mut points: Vec<(u64, &str)> =
+        [1_000, 1_000_000].iter().flat_map(|&n| labels.iter().map(move |&l| (n, l))).collect();
+    let mut lattice = Lattice {
+        values: vec![
+            vec![GridValue::Int(1_000), GridValue::Int(1_000_000)],
+            labels.iter().map(|l| GridValue::Label(l)).collect(),
+        ],
+        cells: points.iter().enumerate().map(|(k, &(n, l))| measured(winner(n, l), k)).collect(),
+    };
+    let (mut seen, mut again) = (Vec::new(), Vec::new());
+    let mut measure = |look: Look<'_>| {
+        let (n, l) = match look {
+            Look::New(p) => {
+                let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
+                seen.push(l);
+                points.push((n, l));
+                (n, l)
+            }
+            Look::Again(k) => {
+                again.push(k);
+                points[k]
+            }
+        };
+        let index = match look {
+            Look::New(_) => points.len() - 1,
+            Look::Again(k) => k,
+        };
+        Some(measured(winner(n, l), index))
+    };
+    let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
+    assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
+    assert_eq!(looks, seen.len() + again.len());
+    let mut unique = again.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), again.len(), "one second look per point");
+    for (li, label) in labels.iter().enumerate().take(2) {
+        let c = crossover(label).unwrap();
+        let ns: Vec<u64> =
+            lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
+        let i = ns.iter().position(|&n| n > c).unwrap();
+        let (lo, hi) = (ns[i - 1], ns[i]);
+        assert!(hi as f64 / lo as f64 <= 1.25, "{label}: bracket {lo}..{hi}");
+        assert_eq!(lattice.cells[lattice.flat(&[i - 1, li])].acceptable, vec![0]);
+        assert_eq!(lattice.cells[lattice.flat(&[i, li])].acceptable, vec![1]);
+        // The grid points whose crossover was bisected had a second look first.
+        assert!(again.contains(&li) && again.contains(&(li + 3)), "{label}: {again:?}");
+    }
+    assert!(!again.contains(&2) && !again.contains(&5), "`other` had no crossover");
+}
+
+#[test]
+fn a_crossover_gone_at_the_second_look_is_not_bisected() {
+    // The first look at n = 2^20 was taken while the host was busy.
+    let mut lattice = Lattice {
+        values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
+        cells: vec![measured(0, 0), measured(1, 1)],
+    };
+    let mut new_points = 0;
+    let mut measure = |look: Look<'_>| match look {
+        Look::New(_) => {
+            new_points += 1;
+            None
+        }
+        Look::Again(k) => Some(measured(0, k)),
+    };
+    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| true), 2);
+    assert_eq!(new_points, 0);
+    assert_eq!(lattice.values[0].len(), 2);
+}
+
+#[test]
+fn a_bracket_too_costly_for_the_budget_leaves_narrower_ones_open() {
+    // n (wide: 1..1024) crosses on both k lines; k (narrow: 1..4) crosses only at
+    // n = 1024. The budget affords one point at a time: the n bracket (two lines)
+    // is left open, the k bracket is bisected.
+    let winner = |n: u64, k: u64| usize::from(n > 100) + 2 * usize::from(k > 2 && n > 100);
+    let mut points: Vec<(u64, u64)> = vec![(1, 1), (1, 4), (1024, 1), (1024, 4)];
+    let mut lattice = Lattice {
+        values: vec![
+            vec![GridValue::Int(1), GridValue::Int(1024)],
+            vec![GridValue::Int(1), GridValue::Int(4)],
+        ],
+        cells: points.iter().enumerate().map(|(r, &(n, k))| measured(winner(n, k), r)).collect(),
+    };
+    let mut measure = |look: Look<'_>| {
+        let index = match look {
+            Look::New(p) => {
+                let (GridValue::Int(n), GridValue::Int(k)) = (p[0], p[1]) else { panic!("{p:?}") };
+                points.push((n, k));
+                points.len() - 1
+            }
+            Look::Again(r) => r,
+        };
+        let (n, k) = points[index];
+        Some(measured(winner(n, k), index))
+    };
+    refine(&mut lattice, &[true, true], 1.25, 1_000, &mut measure, &mut |k| k == 1);
+    assert_eq!(lattice.values[0].len(), 2, "the n bracket stays open");
+    assert!(lattice.values[1].len() > 2, "the k bracket was bisected: {:?}", lattice.values[1]);
+}
+
+#[test]
+fn the_bracket_with_most_at_stake_is_split_first() {
+    // n (1..2^20) is wide but its winners are within 3% of each other; k (1..5) is
+    // narrow, and the wrong winner there costs 3×.
+    let cell = |winner: usize, result: usize, regrets: Vec<(usize, f64)>| Cell {
+        acceptable: vec![winner],
+        near: vec![winner],
+        result: Some(result),
+        regrets,
+    };
+    let cells = vec![
+        cell(0, 0, vec![(0, 1.0), (1, 1.03), (2, 3.0)]), // n = 1, k = 1
+        cell(2, 1, vec![(0, 3.0), (2, 1.0)]),            // n = 1, k = 5
+        cell(1, 2, vec![(0, 1.03), (1, 1.0)]),           // n = 2^20, k = 1
+        cell(1, 3, vec![(1, 1.0)]),                      // n = 2^20, k = 5
+    ];
+    let mut lattice = Lattice {
+        values: vec![
+            vec![GridValue::Int(1), GridValue::Int(1 << 20)],
+            vec![GridValue::Int(1), GridValue::Int(5)],
+        ],
+        cells: cells.clone(),
+    };
+    let mut new_points = Vec::new();
+    let mut measure = |look: Look<'_>| match look {
+        Look::New(p) => {
+            new_points.push(p.to_vec());
+            Some(cell(0, 4, vec![]))
+        }
+        Look::Again(r) => Some(cells.get(r).cloned().unwrap_or_else(|| cell(0, r, vec![]))),
+    };
+    // Room for one more k value only.
+    refine(&mut lattice, &[true, true], 1.25, 6, &mut measure, &mut |_| true);
+    assert_eq!(new_points.first(), Some(&vec![GridValue::Int(1), GridValue::Int(2)]));
+    assert_eq!(lattice.values[0].len(), 2, "the wide, cheap-to-miss n bracket waits");
+}
+
+#[test]
+fn the_budget_stops_refinement() {
+    // 0 wins at n = 1, 1 at n = 2^20, both at a second look; new points take 0.
+    let mut results = 2;
+    let mut measure = |look: Look<'_>| match look {
+        Look::New(_) => {
+            results += 1;
+            Some(measured(0, results - 1))
+        }
+        Look::Again(k) => Some(measured(usize::from(k == 1), k)),
+    };
+    let mut lattice = Lattice {
+        values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
+        cells: vec![measured(0, 0), measured(1, 1)],
+    };
+    let mut calls = 0;
+    // Afforded: both ends' second looks, one new point, the new point's second look.
+    let looks = refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| {
+        calls += 1;
+        calls <= 4
+    });
+    assert_eq!(looks, 4);
+    assert_eq!(lattice.values[0].len(), 3);
+    // The cell cap stops it too: 2 cells, room for 3 values.
+    let values = vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]];
+    let mut lattice = Lattice { values, cells: vec![measured(0, 0), measured(1, 1)] };
+    refine(&mut lattice, &[true], 1.25, 3, &mut measure, &mut |_| true);
+    assert_eq!(lattice.values[0].len(), 3);
+}
