@@ -135,14 +135,24 @@ pub(crate) fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
     with_values!(values, |v| run_binary(v, edges, codes, 0))
 }
 
+/// The search a parallel variant runs inside each chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Search {
+    /// [`linear`]'s scan.
+    Linear,
+    /// [`binary`]'s search.
+    Binary,
+}
+
 /// Chunks of `block` values shared between the caller and rayon's workers (see
-/// [`share_out`]; one chunk runs on the caller alone), binary search inside; the first
-/// NaN (lowest row) is reported.
-pub(crate) fn par_chunks(
+/// [`share_out`]; one chunk runs on the caller alone), `search` inside; the first NaN
+/// (lowest row) is reported.
+fn par_chunks(
     values: &Floats,
     edges: &[f64],
     codes: &mut [u8],
     block: usize,
+    search: Search,
 ) -> Result<(), Error> {
     check(values, edges, codes)?;
     let block = block.max(1);
@@ -150,7 +160,11 @@ pub(crate) fn par_chunks(
     with_values!(values, |v| {
         let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
         share_out(chunks, |i, (c, v), (): &mut ()| {
-            if let Err(e) = run_binary(v, edges, c, i * block) {
+            let done = match search {
+                Search::Linear => run_linear(v, edges, c, i * block),
+                Search::Binary => run_binary(v, edges, c, i * block),
+            };
+            if let Err(e) = done {
                 let mut first = first_error.lock().unwrap_or_else(PoisonError::into_inner);
                 if first.as_ref().is_none_or(|(j, _)| i < *j) {
                     *first = Some((i, e));
@@ -162,14 +176,16 @@ pub(crate) fn par_chunks(
     first.map_or(Ok(()), |(_, e)| Err(e))
 }
 
-/// [`par_chunks`] with `per_thread` equal chunks per rayon worker: the chunk follows
-/// the number of values instead of being fixed.
+/// `per_thread` equal chunks per rayon worker, shared out, `search` inside: the chunk
+/// follows the number of values instead of being fixed. When no worker joins in time,
+/// the caller runs every chunk, so a call costs about what the serial `search` costs.
 pub(crate) fn par_split(
     values: &Floats,
     edges: &[f64],
     codes: &mut [u8],
     per_thread: usize,
+    search: Search,
 ) -> Result<(), Error> {
     let chunks = per_thread.max(1) * rayon::current_num_threads();
-    par_chunks(values, edges, codes, codes.len().div_ceil(chunks).max(1))
+    par_chunks(values, edges, codes, codes.len().div_ceil(chunks).max(1), search)
 }
