@@ -123,8 +123,8 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 /// candidate and, for a short call, is the mean of a batch of back-to-back calls (see
 /// [`Sampling`]): the time a call takes in a loop, as timeit and criterion measure it.
 /// After `rounds.min`, a candidate clearly slower than the fastest leaves the race
-/// (successive halving), and
-/// the point ends once no comparison with the fastest is still open.
+/// (successive halving), and the point ends once no comparison with the fastest is
+/// still open.
 fn race<H: Harness>(
     harness: &H,
     plan: &Plan,

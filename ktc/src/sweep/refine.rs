@@ -36,8 +36,9 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 
 /// Refines `lattice` along its numeric axes (`numeric[a]`), the bracket with the most
 /// at stake first (see [`weightiest_open_bracket`]), so the budget is spread over all
-/// crossovers and goes first where a wrong region would cost the most. `measure` times one new point (`None`:
-/// it could not be built); `afford(k)` says whether `k` more points fit the budget. A
+/// crossovers and goes first where a wrong region would cost the most. `measure` times
+/// one new point (`None`: it could not be built); `afford(k)` says whether `k` more
+/// points fit the budget. A
 /// bracket whose lines do not fit, or whose new value would grow the lattice past
 /// `max_cells` (noise can make neighbours disagree anywhere; the table must stay
 /// small), is left open and narrower ones are tried; refinement stops when none is

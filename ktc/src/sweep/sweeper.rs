@@ -5,7 +5,7 @@ use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
-use super::timing::{Timed, decide, near};
+use super::timing::{Timed, decide, near, regrets};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
@@ -80,10 +80,8 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             kernel: self.tuner.name.into(),
             reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
         })?;
-        let near = near(&eligible);
-        let best = eligible.iter().map(|t| t.cost_ns).fold(f64::INFINITY, f64::min);
-        let regrets = eligible.iter().map(|t| (t.candidate, t.cost_ns / best)).collect();
-        Ok(Cell { acceptable, near, result: Some(index), regrets })
+        let regrets = regrets(&eligible);
+        Ok(Cell { acceptable, near: near(&regrets), result: Some(index), regrets })
     }
 }
 

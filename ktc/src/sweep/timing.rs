@@ -188,10 +188,15 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
 /// crossover bracketed between the two (a 5% regret at the ends at most).
 pub(crate) const NEAR: f64 = 0.05;
 
-/// The candidates whose cost is within [`NEAR`] of the fastest's.
-pub(crate) fn near(timed: &[Timed]) -> Vec<usize> {
+/// Each candidate's regret: its cost over the fastest's.
+pub(crate) fn regrets(timed: &[Timed]) -> Vec<(usize, f64)> {
     let Some(best) = fastest(timed) else { return Vec::new() };
-    timed.iter().filter(|t| t.cost_ns <= best.cost_ns * (1.0 + NEAR)).map(|t| t.candidate).collect()
+    timed.iter().map(|t| (t.candidate, t.cost_ns / best.cost_ns)).collect()
+}
+
+/// The candidates whose regret (see [`regrets`]) is within [`NEAR`].
+pub(crate) fn near(regrets: &[(usize, f64)]) -> Vec<usize> {
+    regrets.iter().filter(|(_, r)| *r <= 1.0 + NEAR).map(|(c, _)| *c).collect()
 }
 
 #[cfg(test)]
