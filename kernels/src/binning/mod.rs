@@ -76,7 +76,14 @@ pub mod discretize {
     /// blocks of 16 384 and 131 072 values, dropped) was one chunk, so serial, below
     /// its length: the sweep found it tied with `binary` at 1 000 values and with
     /// `par_split` at 100 000, and between them it ran 1.5–1.9× slower than either.
-    #[variant(block_size = [1, 4])]
+    ///
+    /// Four chunks per thread only: with one (two chunks on two threads) a call was
+    /// fast only where the worker that took the second chunk ran on the other core,
+    /// and the sweep and a later `verify` disagreed between blocks 1 and 4 at 1.1–1.5×
+    /// (7 of 10 flagged points in 6 benchmark runs); with four, a participant that
+    /// starts late takes fewer chunks. Six runs of `cargo bench --bench
+    /// tuning_quality` with 4 alone: worst regret 1.00–1.15, with 1 and 4: 1.09–1.53.
+    #[variant(block_size = [4])]
     pub fn par_split(
         values: &Floats,
         edges: &[f64],
@@ -91,7 +98,7 @@ pub mod discretize {
     /// process, or one second, to the next on a 2-vCPU VM), a parallel variant runs its
     /// serial search alone; `par_split` then ran as slowly as `binary`, 1.2–1.5× behind
     /// `linear` at 5–7 bins, and a sweep that had seen the worker join chose it.
-    #[variant(block_size = [1, 4])]
+    #[variant(block_size = [4])]
     pub fn par_linear(
         values: &Floats,
         edges: &[f64],
