@@ -15,12 +15,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Runs `task(index, item, scratch)` once for every item of `items`, on the calling
-/// thread and on the pool's other threads (see [`other_pool_threads`]) that join while
-/// items are left (none for a single item); each participant owns one `scratch` value
-/// for all the tasks it takes. A task's panic is resumed on the caller once every
-/// other task has run.
+/// thread and on up to one pool thread per item (see [`other_pool_threads`]) that join
+/// while items are left (none for a single item); each participant owns one `scratch`
+/// value for all the tasks it takes. A task's panic is resumed on the caller once
+/// every other task has run.
 pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(items: Vec<T>, task: F) {
-    let helpers = other_pool_threads().min(items.len().saturating_sub(1));
+    // As many helpers as items, not one fewer: the caller takes an item itself, but a
+    // helper woken on the caller's own core cannot start until the caller yields, so
+    // one spare keeps an item from waiting on it (none for a single item, which runs
+    // on the caller).
+    let helpers = if items.len() > 1 { other_pool_threads().min(items.len()) } else { 0 };
     let shared = Shared {
         slots: items.into_iter().map(|item| Mutex::new(Some(item))).collect(),
         next: AtomicUsize::new(0),
