@@ -68,8 +68,8 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
 /// the wake-up and got no help. Measured on a 2-vCPU VM, medians of 21 samples in
 /// three timed blocks per process (probe not committed):
 /// - `joint_hist_batched`'s `par_pairs` against `pairs` at 1 100 samples × 10
-///   features: 1.24–1.62× slower in 7 of 8 blocks with one helper, 0.83–1.05× in 7
-///   of 8 with both;
+///   features (pair tables 16 and 128, two processes each): 1.24–1.62× slower in all
+///   12 blocks with one helper; 0.82–1.05× in 8 of 12 with both, 1.20–1.36× in 4;
 /// - `discretize`'s `par_split/4` at 5 623 values × 108 bins: 38–46 µs with one, 17–22
 ///   µs with both.
 ///

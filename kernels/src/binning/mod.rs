@@ -80,9 +80,10 @@ pub mod discretize {
     /// Four chunks per thread only: with one (two chunks on two threads) a call was
     /// fast only where the worker that took the second chunk ran on the other core,
     /// and the sweep and a later `verify` disagreed between blocks 1 and 4 at 1.1–1.5×
-    /// (7 of 10 flagged points in 6 benchmark runs); with four, a participant that
-    /// starts late takes fewer chunks. Six runs of `cargo bench --bench
-    /// tuning_quality` with 4 alone: worst regret 1.00–1.15, with 1 and 4: 1.09–1.53.
+    /// (6 of 10 flagged points in 7 benchmark runs); with four, a participant that
+    /// starts late takes fewer chunks. Worst regret in `cargo bench --bench
+    /// tuning_quality`: 1.00–1.15 in six runs with 4 alone, 1.08–1.53 in 13 with 1
+    /// and 4.
     #[variant(block_size = [4])]
     pub fn par_split(
         values: &Floats,
