@@ -144,18 +144,21 @@ pub(crate) enum Search {
     Binary,
 }
 
-/// Chunks of `block` values shared between the caller and rayon's workers (see
-/// [`share_out`]; one chunk runs on the caller alone), `search` inside; the first NaN
-/// (lowest row) is reported.
-fn par_chunks(
+/// `per_thread` equal chunks per rayon worker, shared between the caller and the
+/// workers (see [`share_out`]; a single chunk runs on the caller alone), `search`
+/// inside: the chunk follows the number of values instead of being fixed. When no
+/// worker joins in time, the caller runs every chunk, so a call costs about what the
+/// serial `search` costs. The first NaN (lowest row) is reported.
+pub(crate) fn par_split(
     values: &Floats,
     edges: &[f64],
     codes: &mut [u8],
-    block: usize,
+    per_thread: usize,
     search: Search,
 ) -> Result<(), Error> {
     check(values, edges, codes)?;
-    let block = block.max(1);
+    let count = per_thread.max(1) * rayon::current_num_threads();
+    let block = codes.len().div_ceil(count).max(1);
     let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
     with_values!(values, |v| {
         let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
@@ -174,18 +177,4 @@ fn par_chunks(
     });
     let first = first_error.into_inner().unwrap_or_else(PoisonError::into_inner);
     first.map_or(Ok(()), |(_, e)| Err(e))
-}
-
-/// `per_thread` equal chunks per rayon worker, shared out, `search` inside: the chunk
-/// follows the number of values instead of being fixed. When no worker joins in time,
-/// the caller runs every chunk, so a call costs about what the serial `search` costs.
-pub(crate) fn par_split(
-    values: &Floats,
-    edges: &[f64],
-    codes: &mut [u8],
-    per_thread: usize,
-    search: Search,
-) -> Result<(), Error> {
-    let chunks = per_thread.max(1) * rayon::current_num_threads();
-    par_chunks(values, edges, codes, codes.len().div_ceil(chunks).max(1), search)
 }

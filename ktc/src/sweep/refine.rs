@@ -38,11 +38,10 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// at stake first (see [`weightiest_open_bracket`]), so the budget is spread over all
 /// crossovers and goes first where a wrong region would cost the most. `measure` times
 /// one new point (`None`: it could not be built); `afford(k)` says whether `k` more
-/// points fit the budget. A
-/// bracket whose lines do not fit, or whose new value would grow the lattice past
-/// `max_cells` (noise can make neighbours disagree anywhere; the table must stay
-/// small), is left open and narrower ones are tried; refinement stops when none is
-/// left or not one more point fits. Cells of a new value on lines whose neighbours
+/// points fit the budget. A bracket whose lines do not fit, or whose new value would
+/// grow the lattice past `max_cells` (noise can make neighbours disagree anywhere; the
+/// table must stay small), is left open and narrower ones are tried; refinement stops
+/// when none is left or not one more point fits. Cells of a new value on lines whose neighbours
 /// agree are inferred, not measured.
 ///
 /// Two passes: true crossovers first ([`Bracketing::Crossovers`]), then, with the
@@ -70,10 +69,10 @@ pub(crate) fn refine(
     // bracket crossing 36 lines when the grid had taken most of the budget.
     let mut too_costly: HashSet<(usize, GridValue, GridValue)> = HashSet::new();
     for bracketing in [Bracketing::Crossovers, Bracketing::Disagreements] {
-        while let Some((axis, i, mid, lines)) =
+        while let Some(Bracket { axis, i, mid, lines }) =
             weightiest_open_bracket(lattice, numeric, factor, bracketing, &too_costly)
         {
-            match confirm_ends(lattice, axis, i, bracketing, &mut looked_again, measure, afford) {
+            match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
                 None => return measured,
                 Some(0) => {}
                 Some(looked) => {
@@ -83,7 +82,7 @@ pub(crate) fn refine(
                 }
             }
             let per_line = lattice.cells.len() / lattice.values[axis].len();
-            if !afford(lines) || lattice.cells.len() + per_line > max_cells {
+            if !afford(lines.len()) || lattice.cells.len() + per_line > max_cells {
                 too_costly.insert((axis, lattice.values[axis][i], lattice.values[axis][i + 1]));
                 continue;
             }
@@ -99,20 +98,22 @@ pub(crate) fn refine(
     measured
 }
 
-/// Gives every measured cell at the ends of a crossover between value indices `i` and
-/// `i + 1` of `axis` its second look: how many were looked at again, or `None` once
-/// the budget cannot afford one more.
+/// Gives every measured cell at the ends of the crossing `lines` (see
+/// [`crossing_lines`]) between value indices `i` and `i + 1` of `axis` its second
+/// look: how many were looked at again, or `None` once the budget cannot afford one
+/// more.
 fn confirm_ends(
     lattice: &mut Lattice,
     axis: usize,
     i: usize,
-    bracketing: Bracketing,
+    lines: &[Vec<usize>],
     looked_again: &mut HashSet<usize>,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
     afford: &mut dyn FnMut(usize) -> bool,
 ) -> Option<usize> {
     let mut looked = 0;
-    for mut coords in crossing_lines(lattice, axis, i, bracketing) {
+    for coords in lines {
+        let mut coords = coords.clone();
         for end in [i, i + 1] {
             coords[axis] = end;
             let at = lattice.flat(&coords);
@@ -141,8 +142,17 @@ fn either(lo: &Cell, hi: &Cell) -> Cell {
     Cell { near: acceptable.clone(), acceptable, ..Cell::default() }
 }
 
-/// The open bracket with the most at stake: (axis, lower value index, midpoint, the
-/// number of lines across it that disagree).
+/// An open bracket along `axis`, between value indices `i` and `i + 1`.
+struct Bracket {
+    axis: usize,
+    i: usize,
+    /// The value refinement measures at.
+    mid: u64,
+    /// The lines across it that disagree (see [`crossing_lines`]).
+    lines: Vec<Vec<usize>>,
+}
+
+/// The open bracket with the most at stake.
 ///
 /// A bracket weighs its width (the log of its ratio) times the log of the largest
 /// stake across it (see [`Cell::stake`]): the area of regret a wrong region could
@@ -156,8 +166,8 @@ fn weightiest_open_bracket(
     factor: f64,
     bracketing: Bracketing,
     too_costly: &HashSet<(usize, GridValue, GridValue)>,
-) -> Option<(usize, usize, u64, usize)> {
-    let mut best: Option<(f64, (usize, usize, u64, usize))> = None;
+) -> Option<Bracket> {
+    let mut best: Option<(f64, Bracket)> = None;
     for (axis, values) in lattice.values.iter().enumerate() {
         if !numeric[axis] {
             continue;
@@ -183,7 +193,7 @@ fn weightiest_open_bracket(
             let width = if lo == 0 { f64::MAX } else { (hi as f64 / lo as f64).ln() };
             let weight = width * stake.ln().max(1e-3);
             if best.as_ref().is_none_or(|(w, _)| weight > *w) {
-                best = Some((weight, (axis, i, mid, lines.len())));
+                best = Some((weight, Bracket { axis, i, mid, lines }));
             }
         }
     }
