@@ -6,7 +6,8 @@
 //! dispatch against always running each single candidate (`t(fixed) / t(tuned)`).
 //!
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
-//! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels).
+//! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels;
+//! `KTC_SWEEP_BUDGET_S` sets the sweeps' budget).
 
 use ktc::KernelInfo;
 use ktc::sweep::{SweepMode, SweepOptions};
@@ -70,7 +71,6 @@ fn measure(
         progress: false,
         skip_push: true,
         grid_only,
-        budget: None,
         ..SweepOptions::from_env()
     };
     let started = Instant::now();
