@@ -24,6 +24,7 @@ pub mod crossover {
     /// A grid point's inputs.
     #[inputs]
     pub fn inputs(n: usize) -> (Vec<u64>, Vec<u64>) {
+        super::BUILT.with_borrow_mut(|built| built.push(n));
         ((0..n as u64).collect(), vec![0; 1])
     }
 
@@ -43,6 +44,12 @@ pub mod crossover {
 }
 
 const TUNER: &ktc::KernelInfo = crossover::Variant::kernel();
+
+thread_local! {
+    /// Every `n` the fixture's inputs were built for on this thread (a test's, as sweeps
+    /// and verifies build on the caller), in order: one per measured point or look.
+    static BUILT: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// Sweeps and verifies are measurements: the tests here take turns rather than time
 /// each other's runs (five at once on two cores starved every one of them).
@@ -151,4 +158,30 @@ fn refine_repairs_an_entry_that_is_wrong_below_the_crossover() {
     // The new entry is the one verify now reads, and it passes.
     let again = verify(TUNER, &verify_options, &options).unwrap();
     assert_eq!(again.entry, refined.entry_path);
+}
+
+#[test]
+fn verify_looks_again_at_flagged_points_after_every_first_look() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
+    let wrong =
+        DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
+    cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
+    BUILT.with_borrow_mut(Vec::clear);
+    let report = verify(TUNER, &VerifyOptions { points: 6, ..VerifyOptions::default() }, &options).unwrap();
+    let built = BUILT.with_borrow(Vec::clone);
+    let sampled: Vec<usize> = report.points.iter().map(|p| p.point["n"].as_u64().unwrap() as usize).collect();
+    // The first looks, in order, then the second looks: a look right after the first
+    // would see the same state of the host.
+    assert_eq!(built[..sampled.len()], sampled[..], "{built:?}");
+    let again = &built[sampled.len()..];
+    assert!(!again.is_empty(), "`fixed_cost` is up to 40× slower below n = 408: {report}");
+    let mut rest = sampled.iter();
+    assert!(again.iter().all(|n| rest.any(|s| s == n)), "second looks in sampling order: {built:?}");
+    for p in report.points.iter().filter(|p| p.regret > report.threshold) {
+        let n = p.point["n"].as_u64().unwrap() as usize;
+        assert!(again.contains(&n), "flag at {n} without a second look: {built:?}");
+    }
 }
