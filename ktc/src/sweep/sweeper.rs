@@ -97,9 +97,9 @@ pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Er
 }
 
 /// A quick sweep's budget per kernel, refinement included. 14 s, not 12: with 12,
-/// `joint_hist_batched`'s refinement sometimes ran out with brackets of 1.7–3×
-/// still open where a wrong region costs 1.2–2.4× (`pairs` against `serial` at
-/// pair tables 512–1 448, `n_features` 1–5). Five alternating runs of `cargo bench
+/// `joint_hist_batched`'s refinement sometimes ran out with wide brackets still open
+/// where a wrong region costs 1.2–2.4× (`pairs` against `serial` between pair tables
+/// 512 and 1 448, `n_features` between 1 and 5). Five alternating runs of `cargo bench
 /// --bench tuning_quality` each: worst regret ≤ 1.15 in 4 of 5 with 14 s, 2 of 5 with
 /// 12 s (one at 2.40, with 33 regions); the sweep stays within the 15 s it may take.
 const QUICK_BUDGET: Duration = Duration::from_secs(14);
