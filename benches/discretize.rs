@@ -1,0 +1,34 @@
+//! `discretize`'s CPU variants called directly, each timed by criterion at a short, a
+//! middling and a long column (27 bins, uniform values, the sweep's inputs): what one
+//! call of each costs, in the same run, so their ratios can be read off. `lookup`
+//! builds a bucket table per call; it once cost 28 µs whatever the column, and this
+//! shows what it costs now at 1 000 values next to the searches that build nothing.
+//!
+//! `cargo bench --bench discretize -- --warm-up-time 1 --measurement-time 2`
+
+use criterion::Criterion;
+use ktc_kernels::discretize::{self, Variant};
+use std::hint::black_box;
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    let candidates: [(&str, Variant, Option<usize>); 5] = [
+        ("linear", Variant::Linear, None),
+        ("binary", Variant::Binary, None),
+        ("lookup", Variant::Lookup, None),
+        ("par_split/4", Variant::ParSplit, Some(4)),
+        ("par_linear/4", Variant::ParLinear, Some(4)),
+    ];
+    for n in [1_000, 25_652, 1_000_000] {
+        let (values, edges, codes) = discretize::inputs(n, 27);
+        let mut group = c.benchmark_group(format!("{n} values × 27 bins"));
+        for &(name, variant, block) in &candidates {
+            let mut out = codes.clone();
+            group.bench_function(name, |b| {
+                b.iter(|| discretize::call_with(variant, block, black_box(&values), &edges, &mut out))
+            });
+        }
+        group.finish();
+    }
+    c.final_summary();
+}
