@@ -136,17 +136,21 @@ fn verify_measures_off_grid_points_and_compares_fixed_choices() {
     assert_eq!(json["points"].as_array().unwrap().len(), 6);
 }
 
+/// Writes an entry (without measurements) that always picks `fixed_cost`, up to 40×
+/// slower for small n; returns its path.
+fn write_always_fixed_cost(dir: &std::path::Path) -> std::path::PathBuf {
+    let cache = KernelTuningCache::open(dir).unwrap().with_fingerprint("tuning-host");
+    let wrong =
+        DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
+    cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap()
+}
+
 #[test]
 fn refine_repairs_an_entry_that_is_wrong_below_the_crossover() {
     let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let options = options(dir.path(), false);
-    // An entry (without measurements) that always picks `fixed_cost`: up to 40× slower
-    // for small n.
-    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
-    let wrong =
-        DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
-    let old = cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
+    let old = write_always_fixed_cost(dir.path());
     let verify_options = VerifyOptions { points: 8, ..VerifyOptions::default() };
     let refined = refine(TUNER, &verify_options, &options).unwrap();
     let verified = refined.verify.as_ref().unwrap();
@@ -165,10 +169,7 @@ fn verify_looks_again_at_flagged_points_after_every_first_look() {
     let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let options = options(dir.path(), false);
-    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
-    let wrong =
-        DecisionTable { axes: vec![ktc::Axis::numeric("n")], regions: vec![Region::new("fixed_cost")] };
-    cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), wrong).unwrap();
+    write_always_fixed_cost(dir.path());
     BUILT.with_borrow_mut(Vec::clear);
     let report = verify(TUNER, &VerifyOptions { points: 6, ..VerifyOptions::default() }, &options).unwrap();
     let built = BUILT.with_borrow(Vec::clone);
