@@ -50,14 +50,28 @@ fn table(edges: &[f64]) -> Vec<u32> {
     let (low, high) = span(edges);
     let mut table = Vec::with_capacity(BUCKETS);
     table.resize(high + 1, 0);
-    // Edges per bucket first, then their prefix. A bucket's one edge is the edge at
-    // that prefix: edges are sorted, and ±0 (whose keys need not be in order) are
-    // searched anyway.
+    count_edges(&mut table, edges);
+    let below = encode_prefix(&mut table[low..]);
+    // Above the highest edge's bucket every edge is below.
+    table.resize(BUCKETS, below);
+    mark_search(&mut table);
+    table
+}
+
+/// Counts each edge into its bucket's entry (`table` reaches the highest edge's bucket).
+fn count_edges(table: &mut [u32], edges: &[f64]) {
     for e in edges {
         table[bucket(e.key())] += 1;
     }
+}
+
+/// Turns consecutive buckets' edge counts into their entries (see [`table`]), the first
+/// with no edge below it; returns the number of edges counted. A bucket's one edge is
+/// the edge at that prefix: edges are sorted, and ±0 (whose keys need not be in order)
+/// are searched anyway.
+fn encode_prefix(entries: &mut [u32]) -> u32 {
     let mut below = 0u32;
-    for entry in &mut table[low..] {
+    for entry in entries {
         let here = *entry;
         *entry = match here {
             0 => below,
@@ -66,15 +80,17 @@ fn table(edges: &[f64]) -> Vec<u32> {
         };
         below += here;
     }
-    // Above the highest edge's bucket every edge is below.
-    table.resize(BUCKETS, below);
-    // NaN keys lie above +∞'s (bucket 0xFFF0) and below −∞'s (0x000F).
+    below
+}
+
+/// Flags the buckets whose values take the binary search: NaN keys lie above +∞'s
+/// (bucket 0xFFF0) and below −∞'s (0x000F), and ±0 compare equal in different buckets.
+fn mark_search(table: &mut [u32]) {
     for b in (0..=bucket(f64::NEG_INFINITY.key())).chain(bucket(f64::INFINITY.key())..BUCKETS) {
         table[b] = SEARCH;
     }
     table[bucket((-0.0f64).key())] = SEARCH;
     table[bucket(0.0f64.key())] = SEARCH;
-    table
 }
 
 /// The lowest and the highest bucket of an edge (`(0, 0)` without edges): below and
@@ -122,24 +138,9 @@ mod tests {
     /// all of them.
     fn whole_prefix(edges: &[f64]) -> Vec<u32> {
         let mut table = vec![0u32; BUCKETS];
-        for e in edges {
-            table[bucket(e.key())] += 1;
-        }
-        let mut below = 0u32;
-        for entry in &mut table {
-            let here = *entry;
-            *entry = match here {
-                0 => below,
-                1 => below | (below + 1) << 8,
-                _ => SEVERAL | below | here << 8,
-            };
-            below += here;
-        }
-        for b in (0..=bucket(f64::NEG_INFINITY.key())).chain(bucket(f64::INFINITY.key())..BUCKETS) {
-            table[b] = SEARCH;
-        }
-        table[bucket((-0.0f64).key())] = SEARCH;
-        table[bucket(0.0f64.key())] = SEARCH;
+        count_edges(&mut table, edges);
+        encode_prefix(&mut table);
+        mark_search(&mut table);
         table
     }
 
