@@ -41,6 +41,21 @@ fn verify_reports_regret_and_refine_writes_an_entry_when_needed() {
     assert_eq!(out.status.code() == Some(1), !report["flagged"].as_array().unwrap().is_empty());
     assert!(report["fixed"].as_array().unwrap().len() >= 2);
 
+    // The seed picks the points: the same seed the same ones, another seed others.
+    let sampled = |seed: &str| {
+        let out =
+            ktc(store.path(), &["verify", "sum", "--points", "4", "--looks", "1", "--seed", seed, "--json"]);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+        let points: Vec<Value> =
+            report["points"].as_array().unwrap().iter().map(|p| p["point"].clone()).collect();
+        points
+    };
+    let seven: Vec<Value> = points.iter().map(|p| p["point"].clone()).collect();
+    assert_eq!(sampled("7"), seven);
+    assert_ne!(sampled("8"), seven);
+    let bad = ktc(store.path(), &["verify", "sum", "--looks", "0"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
+
     let refined = ktc(store.path(), &["retune", "--refine", "sum", "--budget", "3", "--json"]);
     assert!(refined.status.success(), "{}", text(&refined.stderr));
     let outcomes: Value = serde_json::from_slice(&refined.stdout).unwrap();

@@ -163,6 +163,9 @@ pub(crate) struct VerifyArgs {
     /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
     #[arg(long)]
     pub(crate) seed: Option<u64>,
+    /// Looks at every point, in passes over all points, merged.
+    #[arg(long, default_value_t = 3, value_parser = parse_looks)]
+    pub(crate) looks: usize,
     /// Time budget in seconds [default: twice the sweep's].
     #[arg(long, value_name = "SECONDS")]
     pub(crate) budget: Option<f64>,
@@ -189,6 +192,13 @@ fn parse_points(s: &str) -> Result<usize, BadArg> {
     }
 }
 
+fn parse_looks(s: &str) -> Result<usize, BadArg> {
+    match s.parse::<usize>() {
+        Ok(k) if (1..=100).contains(&k) => Ok(k),
+        _ => Err(BadArg::Looks(s.into())),
+    }
+}
+
 /// An argument value clap hands to one of the parsers above and it refuses (as given).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum BadArg {
@@ -198,4 +208,6 @@ pub(crate) enum BadArg {
     Budget(String),
     #[error("`{0}` is not a number of points between 1 and 10000")]
     Points(String),
+    #[error("`{0}` is not a number of looks between 1 and 100")]
+    Looks(String),
 }

@@ -1,4 +1,4 @@
-//! `ktc verify KERNEL [--points K] [--threshold R] [--seed S] [--json]`: the stored entry's
+//! `ktc verify KERNEL [--points K] [--looks L] [--threshold R] [--seed S] [--json]`: the stored entry's
 //! regret at sampled off-grid sizes (see [`crate::verify`]).
 
 use super::args::VerifyArgs;
@@ -33,8 +33,13 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
         skip_push: true,
         ..defaults
     };
-    let options =
-        VerifyOptions { points: args.points, threshold: args.threshold, ..VerifyOptions::default() };
+    let defaults = VerifyOptions::default();
+    let options = VerifyOptions {
+        points: args.points,
+        threshold: args.threshold,
+        seed: args.seed.unwrap_or(defaults.seed),
+        looks: args.looks,
+    };
     let report = verify(tuner, &options, &sweep)?;
     let output = if ctx.json { Ctx::json_text(&serde_json::json!(report)) } else { report.to_string() };
     if report.is_within() {

@@ -15,11 +15,14 @@ pub struct VerifyOptions {
     pub threshold: f64,
     /// Seed of the sampled sizes: the same seed samples the same points.
     pub seed: u64,
+    /// Looks at every point, each pass over all points taken after the previous pass
+    /// (seconds apart), merged: the regret is what a call costs over them.
+    pub looks: usize,
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269 }
+        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269, looks: 3 }
     }
 }
 

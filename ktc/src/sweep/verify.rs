@@ -80,7 +80,8 @@ fn verify_with<H: Harness>(
     let tuner = sweeper.tuner;
     let dispatch = Dispatch::from_entry(tuner, path.to_path_buf(), entry);
     let budget = options.budget.unwrap_or(limits(options).1 * 2);
-    let cap = budget / verify.points.max(1) as u32;
+    let looks = verify.looks.max(1);
+    let cap = budget / (verify.points.max(1) * looks) as u32;
     let mut points = Vec::new();
     let mut skipped = Vec::new();
     // Points whose inputs cannot be built here (device data without a device) are
@@ -94,18 +95,22 @@ fn verify_with<H: Harness>(
             Err(reason) => skipped.push(format!("{}: {reason}", point_label(tuner, &point))),
         }
     }
-    // A flag must survive a second look, taken once every point had its first, seconds
-    // later, and merged with it: one burst of load on a busy host can slow every round
-    // of one candidate, and such a state can outlast a point's rounds. A look right
-    // after the first saw the same state: on the 2-core development VM, `pairs` at
-    // 1 063 samples × 4 features ran 1.9–2.0 µs a call in 12 of 16 processes started
-    // 0.3 s apart and 2.7–3.4 µs in the other four, where `par_pairs` (2.1–3.4 µs)
-    // was faster (probe, not committed).
+    // Every point gets its further looks in passes over all points, so its looks lie
+    // seconds apart, and they are merged: the regret is what a call costs over them.
+    // One look sees one state of a shared host, and such a state can outlast a point's
+    // rounds: on the 2-core development VM, `pairs` at 1 063 samples × 4 features ran
+    // 1.9–2.0 µs a call in 12 of 16 processes started 0.3 s apart and 2.7–3.4 µs in the
+    // other four, where `par_pairs` (2.1–3.4 µs) was faster (probe, not committed).
+    // With one look per point, and a second only at points above the threshold, one
+    // entry verified three times in a row had a worst regret of 1.07, 1.06 and 1.38
+    // (`TQ_REVERIFY=2 cargo bench --bench tuning_quality`).
     // `points[i]` is the sweeper's result `i`: a point is pushed exactly when its
     // measurement is.
-    for (i, verified) in points.iter_mut().enumerate() {
-        if verified.regret > verify.threshold && sweeper.remeasure(i, cap).is_ok() {
-            *verified = verified_point(sweeper, &dispatch, i);
+    for _ in 1..looks {
+        for (i, verified) in points.iter_mut().enumerate() {
+            if sweeper.remeasure(i, cap).is_ok() {
+                *verified = verified_point(sweeper, &dispatch, i);
+            }
         }
     }
     if points.is_empty() {

@@ -4,8 +4,8 @@
 //! point, its geometric mean and worst, the regions whose regret exceeds a threshold,
 //! and how tuned dispatch compares with always running each single candidate. Times are
 //! the candidates' costs over interleaved rounds, as the sweep compares them (see
-//! [`VerifiedPoint::times_ns`]); a point above the threshold is measured a second
-//! time before it is flagged.
+//! [`VerifiedPoint::times_ns`]), over [`VerifyOptions::looks`] looks at every point,
+//! taken in passes over all points so that they lie seconds apart.
 //!
 //! The drift check to run after a driver, BIOS or hardware change; `refine` then
 //! re-sweeps only around the flagged points and writes a new entry.
