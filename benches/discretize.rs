@@ -1,6 +1,7 @@
 //! `discretize`'s CPU variants called directly, each timed by criterion at a short, a
-//! middling and a long column (27 bins, uniform values, the sweep's inputs): what one
-//! call of each costs, in the same run, so their ratios can be read off. `lookup`
+//! middling and a long column (27 bins), and a middling one at 6 bins (uniform values,
+//! the sweep's inputs): what one call of each costs, in the same run, so their ratios
+//! can be read off. `lookup`
 //! builds a bucket table per call; it once cost 28–62 µs whatever the column, and this
 //! shows what it costs now at 1 000 values next to the searches that build nothing.
 //!
@@ -12,16 +13,18 @@ use std::hint::black_box;
 
 fn main() {
     let mut c = Criterion::default().configure_from_args();
-    let candidates: [(&str, Variant, Option<usize>); 5] = [
+    let candidates: [(&str, Variant, Option<usize>); 6] = [
         ("linear", Variant::Linear, None),
         ("binary", Variant::Binary, None),
         ("lookup", Variant::Lookup, None),
         ("par_split/4", Variant::ParSplit, Some(4)),
         ("par_linear/4", Variant::ParLinear, Some(4)),
+        ("par_lookup/4", Variant::ParLookup, Some(4)),
     ];
-    for n in [1_000, 25_652, 1_000_000] {
-        let (values, edges, codes) = discretize::inputs(n, 27);
-        let mut group = c.benchmark_group(format!("{n} values × 27 bins"));
+    // The last shape: few bins, where `lookup` and `par_linear` were near ties.
+    for (n, bins) in [(1_000, 27), (25_652, 27), (1_000_000, 27), (57_415, 6)] {
+        let (values, edges, codes) = discretize::inputs(n, bins);
+        let mut group = c.benchmark_group(format!("{n} values × {bins} bins"));
         for &(name, variant, block) in &candidates {
             let mut out = codes.clone();
             group.bench_function(name, |b| {

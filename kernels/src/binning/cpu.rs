@@ -1,22 +1,8 @@
-//! CPU variants of `discretize`: linear scan, branch-free binary search, parallel
-//! chunks.
-
-use std::sync::{Mutex, PoisonError};
+//! Serial CPU variants of `discretize`: linear scan, branch-free binary search.
 
 use super::edges::check;
 use crate::Error;
 use crate::floats::{Float, Floats};
-use crate::share::share_out;
-
-/// Runs `f` on the values as a typed slice.
-macro_rules! with_values {
-    ($values:expr, |$v:ident| $body:expr) => {
-        match $values {
-            Floats::F32($v) => $body,
-            Floats::F64($v) => $body,
-        }
-    };
-}
 
 /// Values the linear scan bins together: a group's values and counts fit in registers
 /// while every edge passes over them, so each edge costs a few vector compares and
@@ -41,7 +27,12 @@ fn linear_group(edges: &[f64], values: &[f64; LANES], codes: &mut [u8]) {
 
 /// The linear scan over `values`, `LANES` at a time, refusing NaN (reported at
 /// `offset + row`).
-fn run_linear<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: usize) -> Result<(), Error> {
+pub(super) fn run_linear<F: Float>(
+    values: &[F],
+    edges: &[f64],
+    codes: &mut [u8],
+    offset: usize,
+) -> Result<(), Error> {
     for_groups(values, codes, offset, |wide, c| linear_group(edges, wide, c))
 }
 
@@ -115,7 +106,12 @@ fn binary_group(edges: &[f64], values: &[f64; LANES], codes: &mut [u8]) {
 
 /// The binary search over `values`, `LANES` at a time, refusing NaN (reported at
 /// `offset + row`).
-fn run_binary<F: Float>(values: &[F], edges: &[f64], codes: &mut [u8], offset: usize) -> Result<(), Error> {
+pub(super) fn run_binary<F: Float>(
+    values: &[F],
+    edges: &[f64],
+    codes: &mut [u8],
+    offset: usize,
+) -> Result<(), Error> {
     if edges.is_empty() {
         // Every code is 0; NaN is still refused.
         return run_linear(values, edges, codes, offset);
@@ -133,48 +129,4 @@ pub(crate) fn linear(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
 pub(crate) fn binary(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
     check(values, edges, codes)?;
     with_values!(values, |v| run_binary(v, edges, codes, 0))
-}
-
-/// The search a parallel variant runs inside each chunk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Search {
-    /// [`linear`]'s scan.
-    Linear,
-    /// [`binary`]'s search.
-    Binary,
-}
-
-/// `per_thread` equal chunks per rayon worker, shared between the caller and the
-/// workers (see [`share_out`]; a single chunk runs on the caller alone), `search`
-/// inside: the chunk follows the number of values instead of being fixed. When no
-/// worker joins in time, the caller runs every chunk, so a call costs about what the
-/// serial `search` costs. The first NaN (lowest row) is reported.
-pub(crate) fn par_split(
-    values: &Floats,
-    edges: &[f64],
-    codes: &mut [u8],
-    per_thread: usize,
-    search: Search,
-) -> Result<(), Error> {
-    check(values, edges, codes)?;
-    let count = per_thread.max(1) * rayon::current_num_threads();
-    let block = codes.len().div_ceil(count).max(1);
-    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
-    with_values!(values, |v| {
-        let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
-        share_out(chunks, |i, (c, v), (): &mut ()| {
-            let done = match search {
-                Search::Linear => run_linear(v, edges, c, i * block),
-                Search::Binary => run_binary(v, edges, c, i * block),
-            };
-            if let Err(e) = done {
-                let mut first = first_error.lock().unwrap_or_else(PoisonError::into_inner);
-                if first.as_ref().is_none_or(|(j, _)| i < *j) {
-                    *first = Some((i, e));
-                }
-            }
-        });
-    });
-    let first = first_error.into_inner().unwrap_or_else(PoisonError::into_inner);
-    first.map_or(Ok(()), |(_, e)| Err(e))
 }

@@ -25,14 +25,57 @@ const SEVERAL: u32 = 1 << 17;
 /// Bins `values` by the bucket table of `edges` (checked first, as by every variant).
 pub(crate) fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
     check(values, edges, codes)?;
-    let table = table(edges);
-    // `above[s]`: the edge that slot `s` of an entry names; slot 0 (no edge in the
-    // bucket) is `+∞`, which no value outside the `SEARCH` buckets reaches.
-    let mut above = [f64::INFINITY; 256];
-    above[1..=edges.len()].copy_from_slice(edges);
+    let table = Table::new(edges);
     match values {
-        Floats::F32(v) => run(v, edges, &table, &above, codes),
-        Floats::F64(v) => run(v, edges, &table, &above, codes),
+        Floats::F32(v) => table.run(v, edges, codes, 0),
+        Floats::F64(v) => table.run(v, edges, codes, 0),
+    }
+}
+
+/// A checked edge list's bucket table (see [`table`]) and the edges its entries name.
+pub(crate) struct Table {
+    entries: Vec<u32>,
+    /// `above[s]`: the edge that slot `s` of an entry names; slot 0 (no edge in the
+    /// bucket) is `+∞`, which no value outside the `SEARCH` buckets reaches.
+    above: [f64; 256],
+}
+
+impl Table {
+    /// The table of `edges`, already checked (sorted, at most 255, no NaN).
+    pub(crate) fn new(edges: &[f64]) -> Table {
+        let mut above = [f64::INFINITY; 256];
+        above[1..=edges.len()].copy_from_slice(edges);
+        Table { entries: table(edges), above }
+    }
+
+    /// One load, one compare and one add per value in a bucket with at most one edge;
+    /// no branch but the (rarely taken) one to the others. A NaN is refused, reported at
+    /// `offset + row`.
+    pub(crate) fn run<F: Float>(
+        &self,
+        values: &[F],
+        edges: &[f64],
+        codes: &mut [u8],
+        offset: usize,
+    ) -> Result<(), Error> {
+        let (table, above) = (&self.entries, &self.above);
+        for (row, (c, x)) in codes.iter_mut().zip(values).enumerate() {
+            let v = x.wide();
+            let entry = table[bucket(v.key())];
+            *c = if entry & (SEARCH | SEVERAL) == 0 {
+                (entry as u8).wrapping_add(u8::from(v >= above[usize::from((entry >> 8) as u8)]))
+            } else if entry & SEVERAL != 0 {
+                // Not a NaN (those buckets are `SEARCH`); the bucket's edges are adjacent.
+                let first = usize::from(entry as u8);
+                let mine = edges.get(first..first + usize::from((entry >> 8) as u8)).unwrap_or_default();
+                (entry as u8).wrapping_add(mine.iter().filter(|&&e| e <= v).count() as u8)
+            } else if v.is_nan() {
+                return Err(Error::NotANumber { column: 0, row: offset + row });
+            } else {
+                binary_one(edges, v)
+            };
+        }
+        Ok(())
     }
 }
 
@@ -100,34 +143,6 @@ fn span(edges: &[f64]) -> (usize, usize) {
     let low = buckets.clone().min().unwrap_or(0);
     let high = buckets.max().unwrap_or(0);
     (low, high)
-}
-
-/// One load, one compare and one add per value in a bucket with at most one edge; no
-/// branch but the (rarely taken) one to the others.
-fn run<F: Float>(
-    values: &[F],
-    edges: &[f64],
-    table: &[u32],
-    above: &[f64; 256],
-    codes: &mut [u8],
-) -> Result<(), Error> {
-    for (row, (c, x)) in codes.iter_mut().zip(values).enumerate() {
-        let v = x.wide();
-        let entry = table[bucket(v.key())];
-        *c = if entry & (SEARCH | SEVERAL) == 0 {
-            (entry as u8).wrapping_add(u8::from(v >= above[usize::from((entry >> 8) as u8)]))
-        } else if entry & SEVERAL != 0 {
-            // Not a NaN (those buckets are `SEARCH`); the bucket's edges are adjacent.
-            let first = usize::from(entry as u8);
-            let mine = edges.get(first..first + usize::from((entry >> 8) as u8)).unwrap_or_default();
-            (entry as u8).wrapping_add(mine.iter().filter(|&&e| e <= v).count() as u8)
-        } else if v.is_nan() {
-            return Err(Error::NotANumber { column: 0, row });
-        } else {
-            binary_one(edges, v)
-        };
-    }
-    Ok(())
 }
 
 #[cfg(test)]

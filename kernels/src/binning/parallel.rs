@@ -1,0 +1,73 @@
+//! Parallel CPU variants of `discretize`: equal chunks shared between the caller and
+//! rayon's workers, a serial variant's search inside each.
+
+use std::sync::{Mutex, PoisonError};
+
+use super::cpu::{run_binary, run_linear};
+use super::edges::check;
+use super::lookup::Table;
+use crate::Error;
+use crate::floats::Floats;
+use crate::share::share_out;
+
+/// The search a parallel variant runs inside each chunk.
+#[derive(Clone, Copy)]
+pub(crate) enum Search<'t> {
+    /// [`linear`](super::cpu::linear)'s scan.
+    Linear,
+    /// [`binary`](super::cpu::binary)'s search.
+    Binary,
+    /// `lookup`'s table, built once by the caller.
+    Lookup(&'t Table),
+}
+
+/// `per_thread` equal chunks per rayon worker, shared between the caller and the
+/// workers (see [`share_out`]; a single chunk runs on the caller alone), `search`
+/// inside: the chunk follows the number of values instead of being fixed. When no
+/// worker joins in time, the caller runs every chunk, so a call costs about what the
+/// serial `search` costs. The first NaN (lowest row) is reported.
+pub(crate) fn par_split(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    per_thread: usize,
+    search: Search<'_>,
+) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    let count = per_thread.max(1) * rayon::current_num_threads();
+    let block = codes.len().div_ceil(count).max(1);
+    let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
+    with_values!(values, |v| {
+        let chunks: Vec<_> = codes.chunks_mut(block).zip(v.chunks(block)).collect();
+        share_out(chunks, |i, (c, v), (): &mut ()| {
+            let done = match search {
+                Search::Linear => run_linear(v, edges, c, i * block),
+                Search::Binary => run_binary(v, edges, c, i * block),
+                Search::Lookup(table) => table.run(v, edges, c, i * block),
+            };
+            if let Err(e) = done {
+                let mut first = first_error.lock().unwrap_or_else(PoisonError::into_inner);
+                if first.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *first = Some((i, e));
+                }
+            }
+        });
+    });
+    let first = first_error.into_inner().unwrap_or_else(PoisonError::into_inner);
+    first.map_or(Ok(()), |(_, e)| Err(e))
+}
+
+/// `lookup` in `per_thread` chunks per rayon worker (see [`par_split`]): one table,
+/// built by the caller, read by every chunk. When no worker joins in time the caller
+/// runs every chunk, so a call costs what `lookup` costs, the fastest serial variant
+/// from a few thousand values up.
+pub(crate) fn par_lookup(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    per_thread: usize,
+) -> Result<(), Error> {
+    check(values, edges, codes)?;
+    let table = Table::new(edges);
+    par_split(values, edges, codes, per_thread, Search::Lookup(&table))
+}
