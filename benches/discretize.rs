@@ -1,6 +1,6 @@
 //! `discretize`'s CPU variants called directly, each timed by criterion at a short, a
-//! middling and a long column (27 bins), and a middling one at 6 bins (uniform values,
-//! the sweep's inputs): what one call of each costs, in the same run, so their ratios
+//! middling and a long column (27 bins), and middling ones at 6 and 64 bins (uniform
+//! values, the sweep's inputs): what one call of each costs, in the same run, so their ratios
 //! can be read off. `lookup`
 //! builds a bucket table per call; it once cost 28–62 µs whatever the column, and this
 //! shows what it costs now at 1 000 values next to the searches that build nothing.
@@ -21,8 +21,9 @@ fn main() {
         ("par_linear/4", Variant::ParLinear, Some(4)),
         ("par_lookup/4", Variant::ParLookup, Some(4)),
     ];
-    // The last shape: few bins, where `lookup` and `par_linear` were near ties.
-    for (n, bins) in [(1_000, 27), (25_652, 27), (1_000_000, 27), (57_415, 6)] {
+    // Then few bins, where `lookup` and `par_linear` were near ties, and 64 bins, where
+    // uniform values fall in buckets with one and with two edges alike.
+    for (n, bins) in [(1_000, 27), (25_652, 27), (1_000_000, 27), (57_415, 6), (100_000, 64)] {
         let (values, edges, codes) = discretize::inputs(n, bins);
         let mut group = c.benchmark_group(format!("{n} values × {bins} bins"));
         for &(name, variant, block) in &candidates {

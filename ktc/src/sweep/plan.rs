@@ -19,6 +19,8 @@ pub(crate) struct Plan {
     /// The order in which candidates tied with the fastest win a point: the fallback
     /// variant's, the reference's, then the others in declaration order — so two sweeps
     /// on one host choose alike and a noise-level lead never displaces the default.
+    /// Once the grid is measured, it is reordered by how each candidate does over the
+    /// grid as a fixed choice (see `Sweeper::rank_by_grid`).
     pub preference: Vec<usize>,
     pub reference: usize,
     pub unavailable: Vec<Exclusion>,

@@ -5,7 +5,7 @@ use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
-use super::timing::{Timed, decide, near, regrets};
+use super::timing::{Timed, decide, near, ranked_overall, regrets};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
@@ -69,6 +69,20 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         }
         self.results[index].1.elapsed += again.elapsed;
         Ok(())
+    }
+
+    /// Reorders the preference (who wins a tie) by how each candidate does as a fixed
+    /// choice over the points measured so far, best first (see [`ranked_overall`]).
+    /// Where candidates are within the noise of each other a point still takes one
+    /// stable choice, and it is the one that is faster elsewhere. In 19 runs of `cargo
+    /// bench --bench tuning_quality` with the reference first, `verify` found `serial`
+    /// (2 runs) or `par_pairs` (3) chosen at 1 063 samples × 4 features where `pairs`
+    /// was 1.16–1.25× faster; `serial` had tied with `pairs` at 1 000 × 5 in the sweep,
+    /// and `pairs` ranks far above it over the grid.
+    pub(super) fn rank_by_grid(&mut self) {
+        let points: Vec<Vec<(usize, f64)>> =
+            (0..self.results.len()).filter_map(|i| self.cell(i).ok()).map(|cell| cell.regrets).collect();
+        self.plan.preference = ranked_overall(&points, &self.plan.preference);
     }
 
     /// The decision at measured point `index`: the winner first, then the candidates

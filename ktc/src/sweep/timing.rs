@@ -162,9 +162,9 @@ pub(crate) fn fastest(timed: &[Timed]) -> Option<&Timed> {
 /// The point's decision: the winner first, then every other candidate whose regret is
 /// at most [`TIE`] (by cost), each list in `preference` order.
 ///
-/// The winner is the first candidate in `preference` order (stable default, reference,
-/// then declaration order) that ties with the fastest, so two sweeps on one host choose
-/// alike and a noise-level lead never displaces the default.
+/// The winner is the first candidate in `preference` order (the best fixed choice over
+/// the grid first, see [`ranked_overall`]) that ties with the fastest, so two sweeps on
+/// one host choose alike and a noise-level lead never displaces the preferred choice.
 pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>> {
     let best = fastest(timed)?;
     let rank = |c: usize| preference.iter().position(|&p| p == c).unwrap_or(usize::MAX);
@@ -182,6 +182,25 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
     close.sort_by_key(|t| rank(t.candidate));
     acceptable.extend(close.iter().map(|t| t.candidate));
     Some(acceptable)
+}
+
+/// `preference` reordered by how each candidate does as a fixed choice over `points`
+/// (each point's [`regrets`]): the candidates timed at every point first, by the
+/// geometric mean of their regrets, smallest first; then the others. Exact ties, and
+/// the others, keep their order in `preference`.
+pub(crate) fn ranked_overall(points: &[Vec<(usize, f64)>], preference: &[usize]) -> Vec<usize> {
+    let log_regret = |c: usize| -> Option<f64> {
+        points.iter().map(|p| p.iter().find(|(t, _)| *t == c).map(|(_, r)| r.ln())).sum()
+    };
+    let mut ranked: Vec<(usize, Option<f64>)> = preference.iter().map(|&c| (c, log_regret(c))).collect();
+    // Stable: `None` (not timed everywhere) after every timed candidate.
+    ranked.sort_by(|a, b| match (a.1, b.1) {
+        (Some(x), Some(y)) => x.total_cmp(&y),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    ranked.into_iter().map(|(c, _)| c).collect()
 }
 
 /// The relative distance from the fastest within which a neighbour's winner needs no
@@ -202,6 +221,20 @@ pub(crate) fn near(regrets: &[(usize, f64)]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn candidates_rank_by_geomean_regret_over_the_points_where_they_all_ran() {
+        // 1 wins one point by 5%, 2 loses it by 5% and wins the other by 30%.
+        let points = vec![vec![(0, 1.5), (1, 1.0), (2, 1.05)], vec![(0, 1.6), (1, 1.3), (2, 1.0)]];
+        assert_eq!(ranked_overall(&points, &[0, 1, 2]), vec![2, 1, 0]);
+        // A candidate missing at one point is no fixed choice: it goes last.
+        let missing = vec![vec![(0, 1.2), (1, 1.0)], vec![(0, 1.0)]];
+        assert_eq!(ranked_overall(&missing, &[1, 0]), vec![0, 1]);
+        // Exact ties keep the preference order; without points nothing moves.
+        let tied = vec![vec![(0, 1.0), (1, 1.0)]];
+        assert_eq!(ranked_overall(&tied, &[1, 0]), vec![1, 0]);
+        assert_eq!(ranked_overall(&[], &[2, 0, 1]), vec![2, 0, 1]);
+    }
 
     #[test]
     fn median_and_mad_of_odd_and_even_samples() {

@@ -47,6 +47,8 @@ pub(super) fn tune<H: Harness>(
             let mut sweeper = Sweeper::new(tuner, harness, options)?;
             let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
             sweep_grid(&mut sweeper, options, grid_budget);
+            // Over the grid alone: refined points gather at crossovers.
+            sweeper.rank_by_grid();
             let lattice = grid_lattice(&sweeper).map_err(fail)?;
             (sweeper, lattice)
         }

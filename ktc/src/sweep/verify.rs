@@ -206,6 +206,7 @@ pub(super) fn refine_flagged<H: Harness>(
             let _ = sweeper.measure(&point, cap);
         }
     }
+    sweeper.rank_by_grid();
     let lattice = seeded_lattice(&sweeper, &entry)?;
     let mut refined = tune(tuner, harness, options, Some((sweeper, lattice)))?;
     refined.verify = Some(report);
