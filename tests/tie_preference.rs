@@ -6,17 +6,11 @@
 
 use ktc::AxisValue;
 use ktc::sweep::{SweepMode, SweepOptions};
-use std::hint::black_box;
 use std::time::Duration;
 
-/// `units` steps of a dependent chain the optimiser cannot remove.
-fn burn(units: usize) {
-    let mut acc = 0u64;
-    for i in 0..units as u64 {
-        acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-    }
-    black_box(acc);
-}
+#[path = "support/burn.rs"]
+mod cost;
+use cost::burn;
 
 /// The fixture: three variants with the same output, two tied at small n.
 #[ktc::tunable(axes(n = data.len()), sweep(n = [10, 10_000]))]

@@ -6,17 +6,11 @@
 use ktc::sweep::{SweepMode, SweepOptions};
 use ktc::verify::{VerifyOptions, refine, verify};
 use ktc::{AxisValue, Condition, DecisionTable, KernelTuningCache, Provenance, Region};
-use std::hint::black_box;
 use std::time::Duration;
 
-/// `units` steps of a dependent chain the optimiser cannot remove.
-fn burn(units: usize) {
-    let mut acc = 0u64;
-    for i in 0..units as u64 {
-        acc = black_box(acc.wrapping_mul(31).wrapping_add(i));
-    }
-    black_box(acc);
-}
+#[path = "support/burn.rs"]
+mod cost;
+use cost::burn;
 
 /// The fixture: two variants with the same output and a crossover near n = 408.
 #[ktc::tunable(axes(n = data.len()), sweep(n = [10, 10_000]))]
