@@ -1,9 +1,9 @@
 //! `discretize`'s CPU variants called directly, each timed by criterion at a short, a
 //! middling and a long column (27 bins), and middling ones at 6 and 64 bins (uniform
-//! values, the sweep's inputs): what one call of each costs, in the same run, so their ratios
-//! can be read off. `lookup`
-//! builds a bucket table per call; it once cost 28–62 µs whatever the column, and this
-//! shows what it costs now at 1 000 values next to the searches that build nothing.
+//! values, the sweep's inputs): what one call of each costs, in the same run, so their
+//! ratios can be read off. `lookup` builds a bucket table per call; it once cost
+//! 28–62 µs whatever the column, and this shows what it costs now at 1 000 values next
+//! to the searches that build nothing.
 //!
 //! `cargo bench --bench discretize -- --warm-up-time 1 --measurement-time 2`
 

@@ -10,7 +10,7 @@
 //! hold a NaN (refused, as everywhere) take the binary search over every edge.
 
 use super::cpu::binary_one;
-use super::edges::check;
+use super::edges::{MAX_BINS, check};
 use super::select::{BUCKETS, bucket};
 use crate::Error;
 use crate::floats::{Float, Floats};
@@ -32,27 +32,23 @@ pub(crate) fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result
 /// A checked edge list's bucket table (see [`table`]) and the edges its entries name.
 pub(crate) struct Table {
     entries: Vec<u32>,
-    /// `above[s]`: the edge that slot `s` of an entry names; slot 0 (no edge in the
-    /// bucket) is `+∞`, which no value outside the `SEARCH` buckets reaches.
-    above: [f64; 256],
-    /// The edges, then `+∞` for `width` more: a window of `width` from any edge is in
-    /// bounds.
-    padded: Vec<f64>,
-    /// The most edges in one bucket. Above 1, every value is searched in the `width`
-    /// edges from its bucket's first: those past the bucket's own lie in higher
-    /// buckets, or are `+∞`, so above its values.
+    /// The edges, then `+∞`: an entry's code is the index of the first edge not below
+    /// its bucket, and the edges from there that a value is compared with are in
+    /// bounds. Past a bucket's own edges lie edges of higher buckets, or `+∞`, all
+    /// above its values, so they never count.
+    padded: [f64; 2 * MAX_BINS],
+    /// The most edges in one bucket (at least 1): how many edges from its first each
+    /// value is compared with.
     width: usize,
 }
 
 impl Table {
     /// The table of `edges`, already checked (sorted, at most 255, no NaN).
     pub(crate) fn new(edges: &[f64]) -> Table {
-        let mut above = [f64::INFINITY; 256];
-        above[1..=edges.len()].copy_from_slice(edges);
+        let mut padded = [f64::INFINITY; 2 * MAX_BINS];
+        padded[..edges.len()].copy_from_slice(edges);
         let (entries, width) = table(edges);
-        let mut padded = edges.to_vec();
-        padded.resize(edges.len() + width, f64::INFINITY);
-        Table { entries, above, padded, width }
+        Table { entries, padded, width }
     }
 
     /// Bins `values` into `codes`, refusing a NaN (reported at `offset + row`).
@@ -70,21 +66,21 @@ impl Table {
         codes: &mut [u8],
         offset: usize,
     ) -> Result<(), Error> {
-        let above = &self.above;
-        if self.width == 1 {
-            return self.each(values, edges, codes, offset, |entry, v| {
-                (entry as u8).wrapping_add(u8::from(v >= above[usize::from((entry >> 8) as u8)]))
+        let (padded, width) = (&self.padded, self.width);
+        if width == 1 {
+            return self.each(values, edges, codes, offset, |first, v| {
+                first.wrapping_add(u8::from(v >= padded[usize::from(first)]))
             });
         }
-        let (padded, width) = (&self.padded, self.width);
-        self.each(values, edges, codes, offset, |entry, v| {
-            let first = usize::from(entry as u8);
-            (entry as u8).wrapping_add(binary_one(&padded[first..first + width], v))
+        self.each(values, edges, codes, offset, |first, v| {
+            let from = usize::from(first);
+            first.wrapping_add(binary_one(&padded[from..from + width], v))
         })
     }
 
-    /// `code(entry, value)` for every value outside the [`SEARCH`] buckets; those take
-    /// the binary search over every edge, after the NaN check.
+    /// `code(entry, value)` for every value outside the [`SEARCH`] buckets (the entry
+    /// is then the index of the bucket's first edge); those take the binary search over
+    /// every edge, after the NaN check.
     #[inline]
     fn each<F: Float>(
         &self,
@@ -92,13 +88,13 @@ impl Table {
         edges: &[f64],
         codes: &mut [u8],
         offset: usize,
-        code: impl Fn(u32, f64) -> u8,
+        code: impl Fn(u8, f64) -> u8,
     ) -> Result<(), Error> {
         for (row, (c, x)) in codes.iter_mut().zip(values).enumerate() {
             let v = x.wide();
             let entry = self.entries[bucket(v.key())];
             *c = if entry & SEARCH == 0 {
-                code(entry, v)
+                code(entry as u8, v)
             } else if v.is_nan() {
                 return Err(Error::NotANumber { column: 0, row: offset + row });
             } else {
@@ -109,10 +105,9 @@ impl Table {
     }
 }
 
-/// Each bucket's entry, and the most edges in one bucket (at least 1). An entry's bits
-/// 0–7 are the code of its values below its edges (the number of edges in lower
-/// buckets, so also the index of its first edge), bits 8–15 the slot in `above` of its
-/// one edge (0: none, or several); or it is the [`SEARCH`] flag.
+/// Each bucket's entry, and the most edges in one bucket (at least 1). An entry is the
+/// code of its values below its edges (the number of edges in lower buckets, so also
+/// the index of its first edge), or the [`SEARCH`] flag.
 ///
 /// Only the buckets from the lowest edge's to the highest's are counted; those below
 /// are filled with code 0 and those above with the number of edges, each in one pass of
@@ -124,7 +119,7 @@ fn table(edges: &[f64]) -> (Vec<u32>, usize) {
     let mut table = Vec::with_capacity(BUCKETS);
     table.resize(high + 1, 0);
     count_edges(&mut table, edges);
-    let width = table[low..].iter().copied().max().unwrap_or(1).max(1) as usize;
+    let width = table[low..].iter().copied().max().unwrap_or(0).max(1) as usize;
     let below = encode_prefix(&mut table[low..]);
     // Above the highest edge's bucket every edge is below.
     table.resize(BUCKETS, below);
@@ -140,19 +135,12 @@ fn count_edges(table: &mut [u32], edges: &[f64]) {
 }
 
 /// Turns consecutive buckets' edge counts into their entries (see [`table`]), the first
-/// with no edge below it; returns the number of edges counted. A bucket's one edge is
-/// the edge at that prefix: edges are sorted, and ±0 (whose keys need not be in order)
-/// are searched anyway.
+/// with no edge below it; returns the number of edges counted.
 fn encode_prefix(entries: &mut [u32]) -> u32 {
     let mut below = 0u32;
     for entry in entries {
         let here = *entry;
-        *entry = match here {
-            0 => below,
-            1 => below | (below + 1) << 8,
-            // Searched by the window from the first edge (see `Table::run`).
-            _ => below,
-        };
+        *entry = below;
         below += here;
     }
     below

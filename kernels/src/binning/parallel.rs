@@ -34,6 +34,17 @@ pub(crate) fn par_split(
     search: Search<'_>,
 ) -> Result<(), Error> {
     check(values, edges, codes)?;
+    split_checked(values, edges, codes, per_thread, search)
+}
+
+/// [`par_split`] on inputs already checked.
+fn split_checked(
+    values: &Floats,
+    edges: &[f64],
+    codes: &mut [u8],
+    per_thread: usize,
+    search: Search<'_>,
+) -> Result<(), Error> {
     let count = per_thread.max(1) * rayon::current_num_threads();
     let block = codes.len().div_ceil(count).max(1);
     let first_error: Mutex<Option<(usize, Error)>> = Mutex::new(None);
@@ -69,5 +80,5 @@ pub(crate) fn par_lookup(
 ) -> Result<(), Error> {
     check(values, edges, codes)?;
     let table = Table::new(edges);
-    par_split(values, edges, codes, per_thread, Search::Lookup(&table))
+    split_checked(values, edges, codes, per_thread, Search::Lookup(&table))
 }

@@ -189,17 +189,14 @@ pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>
 /// geometric mean of their regrets, smallest first; then the others. Exact ties, and
 /// the others, keep their order in `preference`.
 pub(crate) fn ranked_overall(points: &[Vec<(usize, f64)>], preference: &[usize]) -> Vec<usize> {
-    let log_regret = |c: usize| -> Option<f64> {
-        points.iter().map(|p| p.iter().find(|(t, _)| *t == c).map(|(_, r)| r.ln())).sum()
+    // The sum of a candidate's log regrets; +∞ (last) where it was not timed everywhere.
+    let log_regret = |c: usize| -> f64 {
+        let logs: Option<f64> =
+            points.iter().map(|p| p.iter().find(|(t, _)| *t == c).map(|(_, r)| r.ln())).sum();
+        logs.unwrap_or(f64::INFINITY)
     };
-    let mut ranked: Vec<(usize, Option<f64>)> = preference.iter().map(|&c| (c, log_regret(c))).collect();
-    // Stable: `None` (not timed everywhere) after every timed candidate.
-    ranked.sort_by(|a, b| match (a.1, b.1) {
-        (Some(x), Some(y)) => x.total_cmp(&y),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => std::cmp::Ordering::Equal,
-    });
+    let mut ranked: Vec<(usize, f64)> = preference.iter().map(|&c| (c, log_regret(c))).collect();
+    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
     ranked.into_iter().map(|(c, _)| c).collect()
 }
 
