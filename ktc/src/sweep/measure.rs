@@ -4,6 +4,7 @@
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
 use super::rng::Rng;
+use super::stack;
 use super::timing::{LogRatio, Timed, Verdict, cost, cost_and_spread, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -29,7 +30,9 @@ pub(crate) struct PointResult {
     pub elapsed: Duration,
 }
 
-/// Verifies and times every live candidate at one point within `time_cap`.
+/// Verifies and times every live candidate at one point within `time_cap`. Candidate
+/// `kept` (an index into the plan's candidates), if any, stays in the race to its end
+/// however slow it is: see [`race`].
 pub(crate) fn measure_point<H: Harness>(
     harness: &H,
     plan: &Plan,
@@ -37,13 +40,14 @@ pub(crate) fn measure_point<H: Harness>(
     inputs: &H::Inputs,
     rounds: Rounds,
     time_cap: Duration,
+    kept: Option<usize>,
 ) -> PointResult {
     let started = Instant::now();
     let reference = plan.candidates[plan.reference];
     let reference_output = run_once(harness, reference, inputs);
     let mut failed = Vec::new();
-    let mut timing: Vec<usize> = Vec::new();
-    let mut sampling: Vec<Sampling> = Vec::new();
+    // Each verified candidate, and how it is sampled.
+    let mut entrants: Vec<(usize, Sampling)> = Vec::new();
     for (i, candidate) in plan.candidates.iter().enumerate() {
         if !live[i] {
             continue;
@@ -55,14 +59,14 @@ pub(crate) fn measure_point<H: Harness>(
         let took = t0.elapsed();
         match harness.verify(&reference_output, &output) {
             Ok(()) => {
-                timing.push(i);
-                sampling.push(Sampling::for_call(took));
+                entrants.push((i, Sampling::for_call(took)));
             }
             Err(reason) => failed.push((i, reason)),
         }
     }
-    let samples = race(harness, plan, &timing, &sampling, inputs, rounds, time_cap);
-    let timed = timing.iter().zip(samples).map(|(&candidate, s)| Timed::new(candidate, s)).collect();
+    let kept = kept.and_then(|k| entrants.iter().position(|&(c, _)| c == k));
+    let samples = race(harness, plan, &entrants, inputs, rounds, time_cap, kept);
+    let timed = entrants.iter().zip(samples).map(|(&(candidate, _), s)| Timed::new(candidate, s)).collect();
     PointResult { timed, failed, elapsed: started.elapsed() }
 }
 
@@ -122,40 +126,49 @@ fn run_once<H: Harness>(harness: &H, c: Candidate, inputs: &H::Inputs) -> H::Out
 /// candidates, sees the same mix. Each sample follows a warm-up call of its own
 /// candidate and, for a short call, is the mean of a batch of back-to-back calls (see
 /// [`Sampling`]): the time a call takes in a loop, as timeit and criterion measure it.
-/// After `rounds.min`, a candidate clearly slower than the fastest leaves the race
+/// Warm-up and batch run at a random depth of the stack (see [`stack`]), so a
+/// candidate's cost is its mean over stack addresses, not its cost at one. After
+/// `rounds.min`, a candidate clearly slower than the fastest leaves the race
 /// (successive halving), and the point ends once no comparison with the fastest is
-/// still open.
+/// still open. Slot `kept` is never dropped: where the result is one candidate's cost
+/// over the fastest's (`verify`'s regret of the chosen one), both need every round.
 fn race<H: Harness>(
     harness: &H,
     plan: &Plan,
-    timing: &[usize],
-    sampling: &[Sampling],
+    entrants: &[(usize, Sampling)],
     inputs: &H::Inputs,
     rounds: Rounds,
     time_cap: Duration,
+    kept: Option<usize>,
 ) -> Vec<Vec<f64>> {
-    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); timing.len()];
-    let mut racing: Vec<usize> = (0..timing.len()).collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::new(); entrants.len()];
+    let mut racing: Vec<usize> = (0..entrants.len()).collect();
     let start = Instant::now();
     let mut round = 0u32;
     let mut order = Rng(0x6B74_6372_6163_6521);
-    while !racing.is_empty() && keep_going(round, rounds, start.elapsed() >= time_cap, &samples, &mut racing)
+    // Each sample runs at a depth of the stack drawn anew (see `stack`).
+    let mut depths = Rng(0x6B74_6373_7461_636B);
+    while !racing.is_empty()
+        && keep_going(round, rounds, start.elapsed() >= time_cap, &samples, &mut racing, kept)
     {
         for slot in order.shuffled(&racing) {
-            let c = plan.candidates[timing[slot]];
-            let Sampling { batch, warm_up } = sampling[slot];
+            let (candidate, Sampling { batch, warm_up }) = entrants[slot];
+            let c = plan.candidates[candidate];
             let mut args: Vec<H::Inputs> = (0..batch).map(|_| inputs.clone()).collect();
             let mut rets = Vec::with_capacity(args.len());
             // Inputs cloned first, so that nothing runs between the warm-up and the
             // batch: a pool left idle for more than a few tens of microseconds sleeps.
-            if let Some(mut warm) = warm_up.then(|| inputs.clone()) {
-                black_box(harness.run(c.variant, c.block_size, black_box(&mut warm)));
-            }
-            let t0 = Instant::now();
-            for args in &mut args {
-                rets.push(harness.run(c.variant, c.block_size, black_box(args)));
-            }
-            let elapsed = t0.elapsed();
+            let mut warm = warm_up.then(|| inputs.clone());
+            let elapsed = stack::at_depth(depths.next() % stack::DEPTHS, &mut || {
+                if let Some(warm) = &mut warm {
+                    black_box(harness.run(c.variant, c.block_size, black_box(warm)));
+                }
+                let t0 = Instant::now();
+                for args in &mut args {
+                    rets.push(harness.run(c.variant, c.block_size, black_box(args)));
+                }
+                t0.elapsed()
+            });
             black_box(&rets);
             drop(rets);
             drop(args);
@@ -166,13 +179,15 @@ fn race<H: Harness>(
     samples
 }
 
-/// Whether to run another round; drops the candidates that cannot win any more.
+/// Whether to run another round; drops the candidates that cannot win any more, but
+/// never slot `kept`.
 fn keep_going(
     round: u32,
     rounds: Rounds,
     out_of_time: bool,
     samples: &[Vec<f64>],
     racing: &mut Vec<usize>,
+    kept: Option<usize>,
 ) -> bool {
     if round < rounds.floor {
         return true;
@@ -198,7 +213,7 @@ fn keep_going(
             return true;
         }
         match verdict(LogRatio::between(stats[s], stats[best])) {
-            Verdict::Slower => false,
+            Verdict::Slower => Some(s) == kept,
             Verdict::Tie => true,
             Verdict::Open => {
                 open = true;
@@ -223,5 +238,19 @@ mod tests {
         assert_eq!(Sampling::for_call(Duration::ZERO), Sampling { batch: MAX_BATCH, warm_up: true });
         assert!(Sampling::for_call(Duration::from_micros(300)).warm_up);
         assert!(!Sampling::for_call(Duration::from_millis(2)).warm_up);
+    }
+
+    #[test]
+    fn a_clearly_slower_candidate_leaves_the_race_unless_it_is_kept() {
+        let rounds = Rounds { min: 7, max: 41, floor: 5 };
+        // Slot 0 runs 100 ns, slot 1 twice that, slot 2 three times: both clearly slower.
+        let samples: Vec<Vec<f64>> =
+            (1..=3).map(|k| (0..9).map(|r| 100.0 * k as f64 + r as f64).collect()).collect();
+        let mut racing = vec![0, 1, 2];
+        assert!(!keep_going(9, rounds, false, &samples, &mut racing, None));
+        assert_eq!(racing, [0]);
+        let mut racing = vec![0, 1, 2];
+        assert!(!keep_going(9, rounds, false, &samples, &mut racing, Some(2)));
+        assert_eq!(racing, [0, 2], "the kept slot stays, however slow; the others still leave");
     }
 }

@@ -9,7 +9,7 @@ use super::timing::{Timed, decide, near, ranked_overall, regrets};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
-use crate::{Error, KernelTuningCache};
+use crate::{Dispatch, Error, KernelTuningCache};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -22,6 +22,9 @@ pub(super) struct Sweeper<'a, H: Harness> {
     pub live: Vec<bool>,
     pub excluded: Vec<Exclusion>,
     pub results: Vec<(Vec<GridValue>, PointResult)>,
+    /// While verifying an entry, its dispatch: the candidate it chooses at a point
+    /// stays in that point's race to the end (see [`Sweeper::kept_at`]).
+    pub judged: Option<Dispatch>,
 }
 
 impl<'a, H: Harness> Sweeper<'a, H> {
@@ -33,14 +36,24 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         let plan = Plan::new(tuner)?;
         let live = vec![true; plan.candidates.len()];
         let excluded = plan.unavailable.clone();
-        Ok(Sweeper { tuner, harness, plan, rounds: limits(options).0, live, excluded, results: Vec::new() })
+        Ok(Sweeper {
+            tuner,
+            harness,
+            plan,
+            rounds: limits(options).0,
+            live,
+            excluded,
+            results: Vec::new(),
+            judged: None,
+        })
     }
 
     /// Measures one point within `cap`: the index of its result, or why its inputs
     /// could not be built.
     pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, InputsError> {
         let inputs = self.harness.build(point)?;
-        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap);
+        let kept = self.kept_at(point);
+        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap, kept);
         for (candidate, reason) in &result.failed {
             self.live[*candidate] = false;
             let exclusion = verification_failure(self.tuner, &self.plan, *candidate, point, reason);
@@ -48,6 +61,23 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         }
         self.results.push((point.to_vec(), result));
         Ok(self.results.len() - 1)
+    }
+
+    /// The candidate the judged entry chooses at `point`, if one is being verified.
+    ///
+    /// Successive halving drops a candidate once it is clearly slower than the fastest,
+    /// which is what a sweep wants (it only asks who wins) but not what `verify` wants:
+    /// its result is the chosen candidate's cost over the fastest's, and a chosen one
+    /// dropped after the minimum rounds had its cost from the few rounds where it
+    /// looked worst. Kept, it is timed in every round the fastest is.
+    fn kept_at(&self, point: &[GridValue]) -> Option<usize> {
+        let dispatch = self.judged.as_ref()?;
+        let axes: Vec<crate::AxisValue<'_>> = point.iter().map(|v| v.axis_value()).collect();
+        let choice = dispatch.explain(&axes);
+        self.plan
+            .candidates
+            .iter()
+            .position(|c| c.variant == choice.variant_index && c.block_size == choice.block_size)
     }
 
     /// Measures point `index` again and adds the new runs to its old ones, candidate by

@@ -79,6 +79,7 @@ fn verify_with<H: Harness>(
 ) -> Result<VerifyReport, Error> {
     let tuner = sweeper.tuner;
     let dispatch = Dispatch::from_entry(tuner, path.to_path_buf(), entry);
+    sweeper.judged = Some(Dispatch::from_entry(tuner, path.to_path_buf(), entry));
     let budget = options.budget.unwrap_or(limits(options).1 * 2);
     let looks = verify.looks.max(1);
     let cap = budget / (verify.points.max(1) * looks) as u32;
@@ -188,6 +189,8 @@ pub(super) fn refine_flagged<H: Harness>(
             verify: Some(report),
         });
     }
+    // From here on it sweeps: no candidate is kept in a race for the old entry's sake.
+    sweeper.judged = None;
     sweeper.rounds = limits(options).0;
     // Keep the flagged points' results, drop the others', then add the entry's own.
     let kept: Vec<_> = std::mem::take(&mut sweeper.results)
