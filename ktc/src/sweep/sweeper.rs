@@ -11,6 +11,7 @@ use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
 use crate::{Dispatch, Error, KernelTuningCache};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What a sweep has measured so far.
@@ -24,7 +25,7 @@ pub(super) struct Sweeper<'a, H: Harness> {
     pub results: Vec<(Vec<GridValue>, PointResult)>,
     /// While verifying an entry, its dispatch: the candidate it chooses at a point
     /// stays in that point's race to the end (see [`Sweeper::kept_at`]).
-    pub judged: Option<Dispatch>,
+    pub judged: Option<Arc<Dispatch>>,
 }
 
 impl<'a, H: Harness> Sweeper<'a, H> {

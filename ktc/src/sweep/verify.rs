@@ -16,6 +16,7 @@ use crate::store::LookupStatus;
 use crate::{AxisKind, ChoiceSource, Dispatch, Entry, Error, Provenance};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Rounds at a verified point: more than a quick sweep's, as the regret is the result.
 const VERIFY_ROUNDS: Rounds = Rounds { min: 7, max: 41, floor: 5 };
@@ -78,8 +79,8 @@ fn verify_with<H: Harness>(
     entry: &Entry,
 ) -> Result<VerifyReport, Error> {
     let tuner = sweeper.tuner;
-    let dispatch = Dispatch::from_entry(tuner, path.to_path_buf(), entry);
-    sweeper.judged = Some(Dispatch::from_entry(tuner, path.to_path_buf(), entry));
+    let dispatch = Arc::new(Dispatch::from_entry(tuner, path.to_path_buf(), entry));
+    sweeper.judged = Some(Arc::clone(&dispatch));
     let budget = options.budget.unwrap_or(limits(options).1 * 2);
     let looks = verify.looks.max(1);
     let cap = budget / (verify.points.max(1) * looks) as u32;
