@@ -19,6 +19,7 @@ mod reproduce;
 mod rng;
 mod run;
 mod sample;
+mod settle;
 mod stack;
 mod sweeper;
 mod timing;

@@ -16,10 +16,12 @@ use crate::registry::KernelInfo;
 /// with the grid point. Then, unless `options.grid_only`, wherever neighbouring points
 /// along a numeric axis accept no common decision, the geometric midpoint is measured,
 /// recursively, until the crossover is bracketed within a factor of 1.25 or the budget
-/// ends; the region bound goes at the bracket's geometric middle. Each point's winner is
-/// the preferred candidate (fallback, reference, declaration order) among those tied
-/// with the fastest; regions merge only where every covered measured point keeps a
-/// decision within 2% of its fastest.
+/// ends; the region bound goes at the bracket's geometric middle. With the budget left,
+/// points whose decision is a close call get up to two further looks, merged with the
+/// first. Each point's winner is the preferred candidate (the best fixed choice over
+/// the grid; then fallback, reference, declaration order) among those tied with the
+/// fastest; regions merge only where every covered measured point keeps a decision
+/// within 2% of its fastest.
 ///
 /// A point whose inputs cannot be built here (`harness.build` says why: e.g. a
 /// `device` label on a host without a device) is skipped and recorded in

@@ -7,6 +7,7 @@ use super::lattice::Lattice;
 use super::progress::Progress;
 use super::refine::{Look, refine};
 use super::rng::Rng;
+use super::settle::settle;
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
@@ -56,6 +57,7 @@ pub(super) fn tune<H: Harness>(
     };
     if !options.grid_only {
         refine_lattice(&mut sweeper, &mut lattice, options, budget.saturating_sub(started.elapsed()))?;
+        settle(&mut sweeper, &lattice, budget.saturating_sub(started.elapsed()));
     }
     let measured = Measured::new(&sweeper, lattice)?;
     let entry = build_entry(
