@@ -3,6 +3,7 @@
 //! known there, measured or inferred from its neighbours.
 
 use crate::registry::GridValue;
+use std::time::Duration;
 
 /// What is known at one cell.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,6 +19,9 @@ pub(crate) struct Cell {
     /// Each timed candidate's cost over the fastest's, for a measured cell; empty for
     /// an inferred one.
     pub regrets: Vec<(usize, f64)>,
+    /// The wall time the cell's measurement took, every look included; zero for an
+    /// inferred cell and for one a stored entry measured.
+    pub took: Duration,
 }
 
 /// What a wrong choice is assumed to cost between two neighbours when neither end
@@ -197,8 +201,12 @@ mod tests {
 
     #[test]
     fn neighbours_that_agree_infer_and_those_that_do_not_are_a_crossover() {
-        let both =
-            |a: Vec<usize>, near: Vec<usize>| Cell { acceptable: a, near, result: Some(0), regrets: vec![] };
+        let both = |a: Vec<usize>, near: Vec<usize>| Cell {
+            acceptable: a,
+            near,
+            result: Some(0),
+            ..Cell::default()
+        };
         let (lo, hi) = (both(vec![0, 1], vec![0, 1]), both(vec![1], vec![1, 2]));
         assert_eq!(Cell::between(&lo, &hi).unwrap().acceptable, vec![1]);
         assert!(!Cell::crossover(&lo, &hi, Bracketing::Crossovers));

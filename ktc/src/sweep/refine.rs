@@ -5,6 +5,7 @@
 use super::lattice::{Bracketing, Cell, Lattice};
 use crate::registry::GridValue;
 use std::collections::HashSet;
+use std::time::Duration;
 
 /// What refinement asks its measurer for.
 pub(crate) enum Look<'a> {
@@ -37,11 +38,12 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// Refines `lattice` along its numeric axes (`numeric[a]`), the bracket with the most
 /// at stake first (see [`weightiest_open_bracket`]), so the budget is spread over all
 /// crossovers and goes first where a wrong region would cost the most. `measure` times
-/// one new point (`None`: it could not be built); `afford(k)` says whether `k` more
-/// points fit the budget. A bracket whose lines do not fit, or whose new value would
-/// grow the lattice past `max_cells` (noise can make neighbours disagree anywhere; the
-/// table must stay small), is left open and narrower ones are tried; refinement stops
-/// when none is left or not one more point fits. Cells of a new value on lines whose neighbours
+/// one new point (`None`: it could not be built); `afford(costs)` says whether more
+/// points, one per expected time in `costs` (see [`look_cost`] and [`new_point_cost`];
+/// `None`: not known), fit the budget. A bracket whose looks do not fit, or whose new
+/// value would grow the lattice past `max_cells` (noise can make neighbours disagree
+/// anywhere; the table must stay small), is left open and others are tried;
+/// refinement stops when none is left. Cells of a new value on lines whose neighbours
 /// agree are inferred, not measured.
 ///
 /// Two passes: true crossovers first ([`Bracketing::Crossovers`]), then, with the
@@ -59,7 +61,7 @@ pub(crate) fn refine(
     factor: f64,
     max_cells: usize,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
-    afford: &mut dyn FnMut(usize) -> bool,
+    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> usize {
     let mut measured = 0;
     let mut looked_again = HashSet::new();
@@ -72,8 +74,12 @@ pub(crate) fn refine(
         while let Some(Bracket { axis, i, mid, lines }) =
             weightiest_open_bracket(lattice, numeric, factor, bracketing, &too_costly)
         {
+            let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
             match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
-                None => return measured,
+                None => {
+                    too_costly.insert(bracket);
+                    continue;
+                }
                 Some(0) => {}
                 Some(looked) => {
                     // The ends may agree now: find the weightiest open bracket again.
@@ -82,8 +88,15 @@ pub(crate) fn refine(
                 }
             }
             let per_line = lattice.cells.len() / lattice.values[axis].len();
-            if !afford(lines.len()) || lattice.cells.len() + per_line > max_cells {
-                too_costly.insert((axis, lattice.values[axis][i], lattice.values[axis][i + 1]));
+            let costs: Vec<Option<Duration>> = lines
+                .iter()
+                .map(|coords| {
+                    let (lo, hi) = lattice.neighbours(axis, coords, i);
+                    new_point_cost(lo, hi)
+                })
+                .collect();
+            if !afford(&costs) || lattice.cells.len() + per_line > max_cells {
+                too_costly.insert(bracket);
                 continue;
             }
             lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
@@ -100,8 +113,8 @@ pub(crate) fn refine(
 
 /// Gives every measured cell at the ends of the crossing `lines` (see
 /// [`crossing_lines`]) between value indices `i` and `i + 1` of `axis` its second
-/// look: how many were looked at again, or `None` once the budget cannot afford one
-/// more.
+/// look: how many were looked at again, or `None` once the budget cannot afford the
+/// next one (see [`look_cost`]).
 fn confirm_ends(
     lattice: &mut Lattice,
     axis: usize,
@@ -109,7 +122,7 @@ fn confirm_ends(
     lines: &[Vec<usize>],
     looked_again: &mut HashSet<usize>,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
-    afford: &mut dyn FnMut(usize) -> bool,
+    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> Option<usize> {
     let mut looked = 0;
     for coords in lines {
@@ -121,7 +134,7 @@ fn confirm_ends(
             if looked_again.contains(&result) {
                 continue;
             }
-            if !afford(1) {
+            if !afford(&[look_cost(&lattice.cells[at])]) {
                 return None;
             }
             looked_again.insert(result);
@@ -132,6 +145,31 @@ fn confirm_ends(
         }
     }
     Some(looked)
+}
+
+/// What one more look at `cell` is expected to take: what its looks took so far (one,
+/// before its second look); `None` where that is not known (a stored entry's cell).
+pub(crate) fn look_cost(cell: &Cell) -> Option<Duration> {
+    (!cell.took.is_zero()).then_some(cell.took)
+}
+
+/// What measuring a new point between two neighbours is expected to take: the
+/// geometric mean of what the two ends took, halved (both ends get a second look before
+/// a bracket is split, so each took two looks), as the midpoint is their geometric mean
+/// and a kernel's time grows about in proportion to its size; what the one end took
+/// where only one was measured; `None` where neither was (a stored entry's cells).
+///
+/// Per bracket, not the mean over all points: a point at 1 000 samples takes about a
+/// tenth of the mean of `joint_hist_batched`'s grid, whose points at 1 000 000 samples
+/// take most of it, so priced at the mean the brackets at small sizes, where a parallel
+/// and a serial variant cross, were left open as too costly: `pairs` was chosen
+/// between 1 000 and 1 333 samples where `par_pairs` ran 1.05–1.08× faster. Priced at
+/// the dearer end instead, the brackets at large sizes were left open: `pairs` chosen
+/// at 152 377 samples × 3 features where `par_pairs` was 1.6× faster.
+pub(crate) fn new_point_cost(lo: &Cell, hi: &Cell) -> Option<Duration> {
+    let (lo, hi) = (lo.took.as_secs_f64(), hi.took.as_secs_f64());
+    let both = if lo > 0.0 && hi > 0.0 { (lo * hi).sqrt() } else { lo.max(hi) };
+    (both > 0.0).then(|| Duration::from_secs_f64(both / 2.0))
 }
 
 /// A cell that could not be measured: it accepts what either neighbour accepts, so no

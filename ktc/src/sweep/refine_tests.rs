@@ -2,10 +2,11 @@
 //! looks, the budget, and which bracket goes first.
 
 use super::*;
+use std::time::Duration;
 
 /// The cell of measured point `result`, where `winner` wins.
 fn measured(winner: usize, result: usize) -> Cell {
-    Cell { acceptable: vec![winner], near: vec![winner], result: Some(result), regrets: vec![] }
+    Cell { acceptable: vec![winner], near: vec![winner], result: Some(result), ..Cell::default() }
 }
 
 #[test]
@@ -129,7 +130,7 @@ fn a_bracket_too_costly_for_the_budget_leaves_narrower_ones_open() {
         let (n, k) = points[index];
         Some(measured(winner(n, k), index))
     };
-    refine(&mut lattice, &[true, true], 1.25, 1_000, &mut measure, &mut |k| k == 1);
+    refine(&mut lattice, &[true, true], 1.25, 1_000, &mut measure, &mut |costs| costs.len() == 1);
     assert_eq!(lattice.values[0].len(), 2, "the n bracket stays open");
     assert!(lattice.values[1].len() > 2, "the k bracket was bisected: {:?}", lattice.values[1]);
 }
@@ -143,6 +144,7 @@ fn the_bracket_with_most_at_stake_is_split_first() {
         near: vec![winner],
         result: Some(result),
         regrets,
+        ..Cell::default()
     };
     let cells = vec![
         cell(0, 0, vec![(0, 1.0), (1, 1.03), (2, 3.0)]), // n = 1, k = 1
@@ -199,4 +201,60 @@ fn the_budget_stops_refinement() {
     let mut lattice = Lattice { values, cells: vec![measured(0, 0), measured(1, 1)] };
     refine(&mut lattice, &[true], 1.25, 3, &mut measure, &mut |_| true);
     assert_eq!(lattice.values[0].len(), 3);
+}
+
+#[test]
+fn a_bracket_is_priced_by_what_its_ends_took() {
+    // n crosses from 0 to 1 at 50 and back at 5 000. Points up to 10 000 take 2 ms a
+    // look, larger ones 200 ms; each check affords 10 ms. The dear bracket (100..10^6,
+    // the widest, first) is left open; the cheap one is bisected down to 1.25×, which
+    // the mean over all points (68 ms) would not have afforded.
+    let winner = |n: u64| usize::from((50..5_000).contains(&n));
+    let took = |n: u64| Duration::from_millis(if n > 10_000 { 200 } else { 2 });
+    let mut points: Vec<(u64, u32)> = vec![(1, 1), (100, 1), (1_000_000, 1)];
+    let cell = |n: u64, looks: u32, result: usize| Cell {
+        acceptable: vec![winner(n)],
+        near: vec![winner(n)],
+        result: Some(result),
+        took: took(n) * looks,
+        ..Cell::default()
+    };
+    let mut lattice = Lattice {
+        values: vec![points.iter().map(|&(n, _)| GridValue::Int(n)).collect()],
+        cells: points.iter().enumerate().map(|(r, &(n, l))| cell(n, l, r)).collect(),
+    };
+    let mut measure = |look: Look<'_>| {
+        let index = match look {
+            Look::New(p) => {
+                let GridValue::Int(n) = p[0] else { panic!("{p:?}") };
+                points.push((n, 1));
+                points.len() - 1
+            }
+            Look::Again(r) => {
+                points[r].1 += 1;
+                r
+            }
+        };
+        let (n, looks) = points[index];
+        Some(cell(n, looks, index))
+    };
+    let mut afford = |costs: &[Option<Duration>]| {
+        costs.iter().map(|c| c.expect("every end was measured")).sum::<Duration>()
+            <= Duration::from_millis(10)
+    };
+    refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut afford);
+    let ns: Vec<u64> =
+        lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
+    assert!(ns.iter().filter(|&&n| n > 1 && n < 100).count() >= 3, "the cheap bracket was bisected: {ns:?}");
+    assert!(!ns.iter().any(|&n| n > 100 && n < 1_000_000), "the dear bracket stayed open: {ns:?}");
+}
+
+#[test]
+fn a_new_point_costs_half_the_geometric_mean_of_its_ends() {
+    let took = |ms: u64| Cell { took: Duration::from_millis(ms), ..Cell::default() };
+    assert_eq!(new_point_cost(&took(10), &took(1_000)), Some(Duration::from_millis(50)));
+    assert_eq!(new_point_cost(&took(0), &took(40)), Some(Duration::from_millis(20)));
+    assert_eq!(new_point_cost(&took(0), &took(0)), None);
+    assert_eq!(look_cost(&took(0)), None);
+    assert_eq!(look_cost(&took(7)), Some(Duration::from_millis(7)));
 }

@@ -126,7 +126,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
         })?;
         let regrets = regrets(&eligible);
-        Ok(Cell { acceptable, near: near(&regrets), result: Some(index), regrets })
+        Ok(Cell { acceptable, near: near(&regrets), result: Some(index), regrets, took: result.elapsed })
     }
 }
 

@@ -148,11 +148,15 @@ fn refine_lattice<H: Harness>(
     let progress = Progress::new(sweeper.tuner.name, 0, options);
     let mut failure = None;
     let remaining = || budget.saturating_sub(started.elapsed());
-    let mut afford = |k: usize| {
-        // Half the mean: refinement points end early more often (fewer contenders).
-        let fits = remaining() >= per_point.mul_f64(k as f64 * 0.5);
+    let mut afford = |costs: &[Option<Duration>]| {
+        // A point of unknown cost is priced at half the mean (refinement points end
+        // early more often: fewer contenders), none above the mean, the cap each
+        // point's race runs under.
+        let cost: Duration = costs.iter().map(|c| c.unwrap_or(per_point / 2).min(per_point)).sum();
+        let left = remaining();
+        let fits = !left.is_zero() && left >= cost;
         if fits {
-            progress.add_points(k as u64);
+            progress.add_points(costs.len() as u64);
         }
         fits
     };
