@@ -1,5 +1,5 @@
-//! A whole sweep: every grid point measured, crossovers refined, winners picked,
-//! regions derived, one entry written.
+//! A whole sweep: every grid point measured, crossovers refined, close calls looked at
+//! again, winners picked, regions derived, one entry written.
 
 use super::derive::{Measured, build_entry};
 use super::harness::Harness;
