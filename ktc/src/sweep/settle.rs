@@ -62,8 +62,7 @@ pub(super) fn settle<H: Harness>(sweeper: &mut Sweeper<'_, H>, lattice: &Lattice
 /// Whether the decision at measured point `index` is a close call: a live runner-up
 /// within [`CLOSE`] of the fastest that does not tie with it.
 fn close_call<H: Harness>(sweeper: &Sweeper<'_, H>, index: usize) -> bool {
-    let timed: Vec<Timed> =
-        sweeper.results[index].1.timed.iter().filter(|t| sweeper.live[t.candidate]).cloned().collect();
+    let timed = sweeper.eligible(index);
     let Some(best) = fastest(&timed) else { return false };
     timed.iter().any(|t| t.candidate != best.candidate && is_close(t, best))
 }

@@ -116,11 +116,17 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         self.plan.preference = ranked_overall(&points, &self.plan.preference);
     }
 
+    /// The timed candidates at measured point `index` that are still live (none failed
+    /// verification anywhere): the ones a decision there may choose.
+    pub(super) fn eligible(&self, index: usize) -> Vec<Timed> {
+        self.results[index].1.timed.iter().filter(|t| self.live[t.candidate]).cloned().collect()
+    }
+
     /// The decision at measured point `index`: the winner first, then the candidates
     /// within the tolerance; an error when no candidate passed verification.
     pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
         let (point, result) = &self.results[index];
-        let eligible: Vec<_> = result.timed.iter().filter(|t| self.live[t.candidate]).cloned().collect();
+        let eligible = self.eligible(index);
         let acceptable = decide(&eligible, &self.plan.preference).ok_or_else(|| Error::Sweep {
             kernel: self.tuner.name.into(),
             reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
