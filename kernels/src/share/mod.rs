@@ -227,4 +227,26 @@ mod tests {
         assert!(outcome.is_err());
         assert_eq!(done.load(SeqCst), 63, "every other task ran");
     }
+
+    #[test]
+    fn racing_callers_inside_and_outside_the_pool_each_run_every_item_once() {
+        use rayon::prelude::*;
+        // Calls from several threads at once post offers over each other's, and the
+        // lingering thread joins whichever it finds: each call must still run each of
+        // its own items exactly once, and none may hang.
+        let call = |caller: u64, round: u64| {
+            let count = 1 + (caller * 7 + round) as usize % 9;
+            let mut seen = vec![0u64; count];
+            let items: Vec<&mut u64> = seen.iter_mut().collect();
+            share_out(items, |index, item, (): &mut ()| *item += caller * 1_000 + index as u64 + 1);
+            let expected: Vec<u64> = (0..count as u64).map(|index| caller * 1_000 + index + 1).collect();
+            assert_eq!(seen, expected, "caller {caller}, round {round}");
+        };
+        std::thread::scope(|scope| {
+            for caller in 0..4 {
+                scope.spawn(move || (0..500).for_each(|round| call(caller, round)));
+            }
+            scope.spawn(move || (0..500u64).into_par_iter().for_each(|round| call(4 + round % 3, round)));
+        });
+    }
 }
