@@ -6,8 +6,10 @@
 //! `par_pairs` ran at 0.64–0.75 of `pairs`' time where a worker was still awake when
 //! the call began and at 0.92–1.85 where both had to be woken, and which of the two a
 //! sweep or a user's process met changed from one stretch of a second to the next. A
-//! lingering thread sees the next call's offer within a few hundred nanoseconds and
-//! needs no wake-up; OpenMP runtimes spin for the same reason before they sleep.
+//! lingering thread polls for the next call's offer, so it needs no wake-up; OpenMP
+//! runtimes spin for the same reason before they sleep. With it, `par_pairs` at 1 000
+//! samples × 30 features ran under 0.9 of `pairs` in 88–99% of a probe's windows,
+//! against 58–89% without (calls back to back; probe not committed).
 
 use super::gate::Gate;
 use rayon::Yield;
@@ -22,7 +24,9 @@ use std::time::{Duration, Instant};
 /// as without lingering, and at most this long of one core's time after each.
 const LINGER: Duration = Duration::from_micros(200);
 
-/// Pauses between two looks for a call or pool work.
+/// Spin-loop pauses between two looks for a call or pool work: looking less often
+/// takes less from a core the caller may share (two vCPUs may be one core's two
+/// hyperthreads), at the price of joining a call a few hundred cycles later.
 const PAUSES: usize = 64;
 
 /// A call's work as a helper joins it.
