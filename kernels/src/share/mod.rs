@@ -41,22 +41,19 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
         scratch: std::marker::PhantomData,
     };
     let gate = Arc::new(Gate::new());
+    let offered = helpers > 0;
     {
-        // `close` closes the gate and waits for the helpers inside (on unwinding too,
-        // though tasks' panics are caught): no helper may touch `shared` once this
-        // frame is gone. It drops first, then `_withdraw` takes back the offer.
-        let _withdraw = Withdraw(&gate);
+        // Closes the gate and waits for the helpers inside (on unwinding too, though
+        // tasks' panics are caught): no helper may touch `shared` once this frame is
+        // gone.
         let mut close = Close { gate: &gate, spin: Duration::ZERO };
         let run: unsafe fn(usize) = help::<T, S, F>;
         let address = &raw const shared as usize;
         // A thread lingering after the last call (see the `linger` module) is running
         // already, on another core than the caller's: it stands for the spare helper
         // too, and on a 2-thread pool the call wakes no one.
-        let spawned = match helpers {
-            0 => 0,
-            _ if HUB.post(Offer { gate: Arc::clone(&gate), run, address }) => helpers.saturating_sub(2),
-            _ => helpers,
-        };
+        let lingering = offered && HUB.post(Offer { gate: Arc::clone(&gate), run, address });
+        let spawned = if lingering { helpers.saturating_sub(2) } else { helpers };
         for _ in 0..spawned {
             let gate = Arc::clone(&gate);
             rayon::spawn(move || {
@@ -68,6 +65,11 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
         let started = Instant::now();
         let ran = shared.work();
         close.spin = spin_budget(started.elapsed(), ran);
+    }
+    if offered {
+        // The gate is closed: a lingering thread would find nothing to do, but the
+        // offer would keep the gate alive until the next call replaced it.
+        HUB.withdraw(&gate);
     }
     let panic = shared.panic.into_inner().unwrap_or_else(PoisonError::into_inner);
     if let Some(payload) = panic {
@@ -153,16 +155,6 @@ const MAX_SPIN: Duration = Duration::from_micros(50);
 /// yield, and it is reached after the spin.
 fn spin_budget(worked: Duration, ran: usize) -> Duration {
     (worked * 2 / ran.max(1) as u32).min(MAX_SPIN)
-}
-
-/// Withdraws its gate's offer when the call ends, so no lingering thread picks up
-/// the gate of a call that has finished (it would find it closed, but keep it alive).
-struct Withdraw<'a>(&'a Arc<Gate>);
-
-impl Drop for Withdraw<'_> {
-    fn drop(&mut self) {
-        HUB.withdraw(self.0);
-    }
 }
 
 #[cfg(test)]
