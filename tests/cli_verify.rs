@@ -60,6 +60,36 @@ fn verify_reports_regret_and_refine_writes_an_entry_when_needed() {
     assert!(refined.status.success(), "{}", text(&refined.stderr));
     let outcomes: Value = serde_json::from_slice(&refined.stdout).unwrap();
     assert!(outcomes["outcomes"][0]["entry"].is_string(), "{outcomes}");
+    assert_eq!(outcomes["outcomes"][0]["verify"]["points"].as_array().unwrap().len(), 24, "{outcomes}");
+}
+
+#[test]
+fn retune_refine_verifies_as_told_and_says_what_it_found() {
+    let store = tempfile::tempdir().unwrap();
+    let tuned = ktc(store.path(), &["retune", "sum", "--budget", "3"]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    // The verify's settings, as `verify` takes them, only with `--refine`.
+    let args = ["retune", "--refine", "sum", "--points", "3", "--looks", "1", "--threshold", "1.5"];
+    let refined = ktc(store.path(), &[&args[..], &["--seed", "7", "--json"]].concat());
+    assert!(refined.status.success(), "{}", text(&refined.stderr));
+    let outcomes: Value = serde_json::from_slice(&refined.stdout).unwrap();
+    let outcome = &outcomes["outcomes"][0];
+    assert_eq!(outcome["verify"]["points"].as_array().unwrap().len(), 3, "{outcomes}");
+    assert_eq!(outcome["verify"]["threshold"], 1.5);
+    // Kept exactly when nothing was flagged, and the text says which.
+    let kept = outcome["verify"]["flagged"].as_array().unwrap().is_empty();
+    assert_eq!(outcome["entry"] == outcome["verify"]["entry"], kept, "{outcomes}");
+    let again = ktc(store.path(), &[&args[..], &["--seed", "7"]].concat());
+    let said = text(&again.stdout);
+    assert!(said.contains("verified at 3 points: regret geomean"), "{said}");
+    assert!(said.contains("the entry is kept") || said.contains("re-swept around"), "{said}");
+
+    let without = ktc(store.path(), &["retune", "sum", "--points", "3"]);
+    assert_eq!(without.status.code(), Some(2), "{}", text(&without.stderr));
+    assert!(text(&without.stderr).contains("with `--refine`"), "{}", text(&without.stderr));
+    let below_one = ktc(store.path(), &["verify", "sum", "--threshold", "0.9"]);
+    assert_eq!(below_one.status.code(), Some(2), "{}", text(&below_one.stderr));
+    assert!(text(&below_one.stderr).contains("not a regret threshold"), "{}", text(&below_one.stderr));
 }
 
 #[test]

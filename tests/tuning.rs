@@ -175,3 +175,43 @@ fn verify_looks_at_every_point_in_passes_over_all_points() {
     // Merged looks still flag what is wrong at every look.
     assert!(!report.is_within(), "`fixed_cost` is up to 40× slower below n = 408: {report}");
 }
+
+#[test]
+fn refine_re_sweeps_the_flagged_region_and_keeps_the_others() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    // Wrong only at n ≤ 100 (`fixed_cost`, 10–40× slower there); right elsewhere.
+    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
+    let table = DecisionTable {
+        axes: vec![ktc::Axis::numeric("n")],
+        regions: vec![
+            Region::new("fixed_cost").at_most("n", 100.0),
+            Region::new("per_item").at_most("n", 408.0),
+            Region::new("fixed_cost"),
+        ],
+    };
+    cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), table).unwrap();
+    let verify_options = VerifyOptions { points: 12, ..VerifyOptions::default() };
+    let refined = refine(TUNER, &verify_options, &options).unwrap();
+    let verified = refined.verify.as_ref().unwrap();
+    let flagged: Vec<Option<usize>> = verified.flagged.iter().map(|r| r.index).collect();
+    assert_eq!(flagged, vec![Some(0)], "only the wrong region is flagged: {verified}");
+    let table = refined.entry.table();
+    assert_eq!(choice(&table, 20), "per_item", "the flagged region is re-swept: {table}");
+    assert_eq!(choice(&table, 300), "per_item", "{table}");
+    assert_eq!(choice(&table, 5_000), "fixed_cost", "{table}");
+    // New points lie in the flagged region: the grid's (the entry kept no measurements)
+    // and verify's flagged ones aside, nothing above n = 100 was measured.
+    let flagged_ns: Vec<u64> = verified
+        .points
+        .iter()
+        .filter(|p| p.regret > verified.threshold)
+        .map(|p| p.point["n"].as_u64().unwrap())
+        .collect();
+    let new: Vec<u64> = measured_ns(&refined.entry)
+        .into_iter()
+        .filter(|n| ![10, 10_000].contains(n) && !flagged_ns.contains(n))
+        .collect();
+    assert!(new.iter().all(|&n| n <= 100), "measured outside the flagged region: {new:?}");
+}

@@ -1,9 +1,11 @@
 //! Re-tuning every registered kernel on every device it can run on, in one pass.
 
+use crate::job::VerifyReport;
 use crate::registry::{KernelInfo, discover_kernels};
 use crate::sweep::{SweepOptions, SweepReport};
 use crate::{Capability, capability_available, hw_fingerprint_for};
 use std::fmt;
+use std::path::Path;
 
 /// A device a kernel is tuned for: each has its own fingerprint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,6 +140,9 @@ impl fmt::Display for RetuneSummary {
             writeln!(f, "{} on {} ({})", o.kernel, o.device, o.fingerprint)?;
             match &o.result {
                 Ok(report) => {
+                    if let Some(verified) = &report.verify {
+                        write_refine_verdict(f, verified, &report.entry_path)?;
+                    }
                     writeln!(f, "  entry: {}", report.entry_path.display())?;
                     for line in report.entry.table().to_string().lines() {
                         writeln!(f, "  {line}")?;
@@ -154,5 +159,33 @@ impl fmt::Display for RetuneSummary {
             writeln!(f, "no registered kernel is named `{name}`")?;
         }
         Ok(())
+    }
+}
+
+/// What `retune --refine`'s verify found, and whether it re-swept: a refine that keeps
+/// the entry says so, with the figures, since a verify run just before may have
+/// flagged a point that this one did not (a close call that the host's state decides).
+fn write_refine_verdict(f: &mut fmt::Formatter<'_>, verified: &VerifyReport, entry: &Path) -> fmt::Result {
+    writeln!(
+        f,
+        "  verified at {} points: regret geomean {:.3}, worst {:.3} (threshold {:.2})",
+        verified.points.len(),
+        verified.geomean_regret,
+        verified.worst_regret,
+        verified.threshold
+    )?;
+    for r in &verified.flagged {
+        writeln!(f, "  flagged: {} ({} points, worst {:.3})", r.region, r.points, r.worst_regret)?;
+    }
+    if verified.entry == entry {
+        writeln!(
+            f,
+            "  no point above {:.2}: the entry is kept (a point flagged only by some verifies is a close \
+             call; `--looks` and `--threshold` set how this verify judges)",
+            verified.threshold
+        )
+    } else {
+        let flagged: usize = verified.flagged.iter().map(|r| r.points).sum();
+        writeln!(f, "  re-swept around the {flagged} flagged point(s), each measured where it lies")
     }
 }

@@ -1,6 +1,7 @@
 //! The command line's shape (clap derive). A new subcommand is a new [`Command`]
 //! variant and a file beside this one.
 
+use crate::job::VerifyOptions;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -147,6 +148,9 @@ pub(crate) struct RetuneArgs {
     /// Verify each kernel's entry and re-sweep only around the points it gets wrong.
     #[arg(long)]
     pub(crate) refine: bool,
+    /// How `--refine` verifies (only with `--refine`).
+    #[command(flatten)]
+    pub(crate) sampling: SamplingArgs,
 }
 
 /// Arguments of `verify`.
@@ -154,21 +158,48 @@ pub(crate) struct RetuneArgs {
 pub(crate) struct VerifyArgs {
     /// The kernel (linked into this binary).
     pub(crate) kernel: String,
-    /// Sampled sizes to measure.
-    #[arg(long, default_value_t = 24, value_parser = parse_points)]
-    pub(crate) points: usize,
-    /// Regret above which a point and its region are flagged.
-    #[arg(long, default_value_t = 1.10)]
-    pub(crate) threshold: f64,
-    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
-    #[arg(long)]
-    pub(crate) seed: Option<u64>,
-    /// Looks at every point, in passes over all points, merged.
-    #[arg(long, default_value_t = 3, value_parser = parse_looks)]
-    pub(crate) looks: usize,
+    /// What is sampled and flagged.
+    #[command(flatten)]
+    pub(crate) sampling: SamplingArgs,
     /// Time budget in seconds [default: twice the sweep's].
     #[arg(long, value_name = "SECONDS")]
     pub(crate) budget: Option<f64>,
+}
+
+/// How a verify samples and flags: `verify`'s, and `retune --refine`'s before it
+/// re-sweeps, so that the refine can be given the settings of the verify that flagged.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SamplingArgs {
+    /// Sampled sizes to measure [default: 24].
+    #[arg(long, value_parser = parse_points)]
+    pub(crate) points: Option<usize>,
+    /// Regret above which a point and its region are flagged [default: 1.10].
+    #[arg(long, value_parser = parse_threshold)]
+    pub(crate) threshold: Option<f64>,
+    /// Seed of the sampled sizes [default: a fixed one, so runs compare like for like].
+    #[arg(long)]
+    pub(crate) seed: Option<u64>,
+    /// Looks at every point, in passes over all points, merged [default: 3].
+    #[arg(long, value_parser = parse_looks)]
+    pub(crate) looks: Option<usize>,
+}
+
+impl SamplingArgs {
+    /// Whether any setting was given.
+    pub(crate) fn any_given(&self) -> bool {
+        self.points.is_some() || self.threshold.is_some() || self.seed.is_some() || self.looks.is_some()
+    }
+
+    /// The verify options: the given settings, the defaults for the others.
+    pub(crate) fn options(&self) -> VerifyOptions {
+        let defaults = VerifyOptions::default();
+        VerifyOptions {
+            points: self.points.unwrap_or(defaults.points),
+            threshold: self.threshold.unwrap_or(defaults.threshold),
+            seed: self.seed.unwrap_or(defaults.seed),
+            looks: self.looks.unwrap_or(defaults.looks),
+        }
+    }
 }
 
 fn parse_axis(s: &str) -> Result<(String, String), BadArg> {
@@ -192,6 +223,13 @@ fn parse_points(s: &str) -> Result<usize, BadArg> {
     }
 }
 
+fn parse_threshold(s: &str) -> Result<f64, BadArg> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 1.0 => Ok(v),
+        _ => Err(BadArg::Threshold(s.into())),
+    }
+}
+
 fn parse_looks(s: &str) -> Result<usize, BadArg> {
     match s.parse::<usize>() {
         Ok(k) if (1..=100).contains(&k) => Ok(k),
@@ -210,4 +248,6 @@ pub(crate) enum BadArg {
     Points(String),
     #[error("`{0}` is not a number of looks between 1 and 100")]
     Looks(String),
+    #[error("`{0}` is not a regret threshold, a number ≥ 1 such as 1.10")]
+    Threshold(String),
 }

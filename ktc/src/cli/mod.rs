@@ -15,8 +15,9 @@
 //!
 //! Subcommands: `fingerprint`, `list`, `show KERNEL`, `explain KERNEL --axis N=V ...`,
 //! `gc [--dry-run] [--keep N]`, `export --out FILE`, `import FILE`,
-//! `plot KERNEL --out FILE.svg`, `retune [--refine] [KERNEL...]`,
-//! `verify KERNEL [--points K] [--looks L] [--seed S]`. `--cache-dir DIR` (else
+//! `plot KERNEL --out FILE.svg`, `retune [--refine [--points K] [--looks L]
+//! [--threshold R] [--seed S]] [KERNEL...]`, `verify KERNEL [--points K] [--looks L]
+//! [--threshold R] [--seed S]`. `--cache-dir DIR` (else
 //! `KTC_CACHE_DIR`) chooses the store, `--fingerprint FP` the fingerprint read.
 //!
 //! Exit codes: 0 ok, 1 error (the message says what to do next), 2 bad usage.
@@ -64,8 +65,10 @@
 //!   "rejected": [{"index", "reason"}]}` (exit 1 when any entry is rejected).
 //! - `plot`: `{"out": FILE, "panels": N, "series": [STR]}`.
 //! - `retune`: `{"outcomes": [{"kernel", "device", "fingerprint", "entry": FILE|null,
-//!   "error": STR|null, "regions": [REGION], "excluded": [EXCLUSION]}], "unknown":
-//!   [STR]}`.
+//!   "error": STR|null, "regions": [REGION], "excluded": [EXCLUSION], "verify":
+//!   VERIFY|null}], "unknown": [STR]}`; `VERIFY`, with `--refine`, is what its
+//!   verify found before re-sweeping, in `verify`'s shape: the outcome's `entry` equals
+//!   its `entry` exactly when nothing was flagged and the entry was kept.
 //! - `verify`: `{"kernel", "entry": FILE, "threshold", "points": [{"point", "chosen",
 //!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}}],
 //!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",

@@ -15,6 +15,11 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
              the crate's `cargo test`",
         ));
     }
+    if args.sampling.any_given() && !args.refine {
+        return Err(Failure::usage(
+            "--points, --threshold, --seed and --looks say how `--refine` verifies: give them with `--refine`",
+        ));
+    }
     let defaults = SweepOptions::from_env();
     let options = RetuneOptions {
         kernels: args.kernels.clone(),
@@ -24,7 +29,7 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
             cache_dir: Some(ctx.cache.root().to_path_buf()),
             fingerprint: ctx.fingerprint.clone(),
             progress: !ctx.json,
-            task: if args.refine { SweepTask::Refine(Default::default()) } else { SweepTask::Tune },
+            task: if args.refine { SweepTask::Refine(args.sampling.options()) } else { SweepTask::Tune },
             ..defaults
         },
     };
@@ -43,6 +48,7 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
                     "error": o.result.as_ref().err().map(|e| e.to_string()),
                     "regions": report.map(|r| r.entry.regions.clone()).unwrap_or_default(),
                     "excluded": report.map(|r| r.entry.excluded.clone()).unwrap_or_default(),
+                    "verify": report.and_then(|r| r.verify.as_ref()),
                 })
             })
             .collect();

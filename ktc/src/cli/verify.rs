@@ -4,7 +4,7 @@
 use super::args::VerifyArgs;
 use super::context::{Ctx, Failure};
 use crate::sweep::SweepOptions;
-use crate::verify::{VerifyOptions, verify};
+use crate::verify::verify;
 use std::time::Duration;
 
 pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
@@ -17,9 +17,6 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
             if linked.is_empty() { "none".to_string() } else { linked.join(", ") }
         )));
     };
-    if !(args.threshold.is_finite() && args.threshold >= 1.0) {
-        return Err(Failure::usage(format!("--threshold {} must be a number ≥ 1", args.threshold)));
-    }
     let defaults = SweepOptions::from_env();
     let sweep = SweepOptions {
         budget: args
@@ -33,13 +30,7 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
         skip_push: true,
         ..defaults
     };
-    let defaults = VerifyOptions::default();
-    let options = VerifyOptions {
-        points: args.points,
-        threshold: args.threshold,
-        seed: args.seed.unwrap_or(defaults.seed),
-        looks: args.looks,
-    };
+    let options = args.sampling.options();
     let report = verify(tuner, &options, &sweep)?;
     let output = if ctx.json { Ctx::json_text(&serde_json::json!(report)) } else { report.to_string() };
     if report.is_within() {
@@ -51,7 +42,7 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
             ..Failure::error(format!(
                 "{} region(s) exceed regret {:.2}; `retune --refine {}` re-sweeps them",
                 report.flagged.len(),
-                args.threshold,
+                options.threshold,
                 args.kernel
             ))
         })

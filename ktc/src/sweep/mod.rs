@@ -16,6 +16,7 @@ mod progress;
 mod refine;
 mod release;
 mod reproduce;
+mod reseed;
 mod rng;
 mod run;
 mod sample;

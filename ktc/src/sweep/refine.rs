@@ -51,6 +51,12 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// ([`Bracketing::Disagreements`]). A kernel with few axes affords both; on a wide
 /// lattice the crossovers, which cost the most where missed, get the budget first.
 ///
+/// A point where `kept` gives a cell is not refined: its cell is that one, whether the
+/// lattice had it or refinement inserts it, and only brackets with an end where `kept`
+/// gives none are split. A sweep keeps no point; `retune --refine` keeps every point
+/// outside the regions verify flagged, so it re-sweeps those and leaves the rest of the
+/// entry's decisions as they were.
+///
 /// Before a bracket is split, each measured cell at its ends gets one second look
 /// ([`Look::Again`]): a crossover seen once may be one point measured while the host
 /// was busy, and bisecting towards it would carve a wrong region out of the right one.
@@ -60,6 +66,7 @@ pub(crate) fn refine(
     numeric: &[bool],
     factor: f64,
     max_cells: usize,
+    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
     afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> usize {
@@ -72,7 +79,7 @@ pub(crate) fn refine(
     let mut too_costly: HashSet<(usize, GridValue, GridValue)> = HashSet::new();
     for bracketing in [Bracketing::Crossovers, Bracketing::Disagreements] {
         while let Some(Bracket { axis, i, mid, lines }) =
-            weightiest_open_bracket(lattice, numeric, factor, bracketing, &too_costly)
+            weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
         {
             let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
             match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
@@ -100,6 +107,9 @@ pub(crate) fn refine(
                 continue;
             }
             lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
+                if let Some(cell) = kept(point) {
+                    return cell;
+                }
                 if !Cell::crossover(lo, hi, bracketing) {
                     return Cell::inferred(lo, hi);
                 }
@@ -203,6 +213,7 @@ fn weightiest_open_bracket(
     numeric: &[bool],
     factor: f64,
     bracketing: Bracketing,
+    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     too_costly: &HashSet<(usize, GridValue, GridValue)>,
 ) -> Option<Bracket> {
     let mut best: Option<(f64, Bracket)> = None;
@@ -216,7 +227,7 @@ fn weightiest_open_bracket(
             if too_costly.contains(&(axis, values[i], values[i + 1])) {
                 continue;
             }
-            let lines = crossing_lines(lattice, axis, i, bracketing);
+            let lines = crossing_lines(lattice, axis, i, bracketing, kept);
             let Some(stake) = lines
                 .iter()
                 .map(|coords| {
@@ -239,14 +250,26 @@ fn weightiest_open_bracket(
 }
 
 /// The lines along `axis` with a crossover (see [`Cell::crossover`]) between value
-/// indices `i` and `i + 1`, each as the coordinates of its cell at `i`.
-fn crossing_lines(lattice: &Lattice, axis: usize, i: usize, bracketing: Bracketing) -> Vec<Vec<usize>> {
+/// indices `i` and `i + 1` and an end that is not `kept`, each as the coordinates of
+/// its cell at `i`.
+fn crossing_lines(
+    lattice: &Lattice,
+    axis: usize,
+    i: usize,
+    bracketing: Bracketing,
+    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
+) -> Vec<Vec<usize>> {
     (0..lattice.cells.len())
         .map(|flat| lattice.coords(flat))
         .filter(|coords| {
             coords[axis] == i && {
                 let (lo, hi) = lattice.neighbours(axis, coords, i);
-                Cell::crossover(lo, hi, bracketing)
+                Cell::crossover(lo, hi, bracketing) && {
+                    let mut end = coords.clone();
+                    let lo_kept = kept(&lattice.point(lattice.flat(&end))).is_some();
+                    end[axis] = i + 1;
+                    !lo_kept || kept(&lattice.point(lattice.flat(&end))).is_none()
+                }
             }
         })
         .collect()

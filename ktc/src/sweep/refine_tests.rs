@@ -62,7 +62,7 @@ fn crossovers_are_bracketed_per_label_and_agreeing_lines_are_not_measured() {
         };
         Some(measured(winner(n, l), index))
     };
-    let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &mut measure, &mut |_| true);
+    let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true);
     assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
     assert_eq!(looks, seen.len() + again.len());
     let mut unique = again.clone();
@@ -99,7 +99,7 @@ fn a_crossover_gone_at_the_second_look_is_not_bisected() {
         }
         Look::Again(k) => Some(measured(0, k)),
     };
-    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| true), 2);
+    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true), 2);
     assert_eq!(new_points, 0);
     assert_eq!(lattice.values[0].len(), 2);
 }
@@ -130,7 +130,7 @@ fn a_bracket_too_costly_for_the_budget_leaves_narrower_ones_open() {
         let (n, k) = points[index];
         Some(measured(winner(n, k), index))
     };
-    refine(&mut lattice, &[true, true], 1.25, 1_000, &mut measure, &mut |costs| costs.len() == 1);
+    refine(&mut lattice, &[true, true], 1.25, 1_000, &|_| None, &mut measure, &mut |costs| costs.len() == 1);
     assert_eq!(lattice.values[0].len(), 2, "the n bracket stays open");
     assert!(lattice.values[1].len() > 2, "the k bracket was bisected: {:?}", lattice.values[1]);
 }
@@ -168,7 +168,7 @@ fn the_bracket_with_most_at_stake_is_split_first() {
         Look::Again(r) => Some(cells.get(r).cloned().unwrap_or_else(|| cell(0, r, vec![]))),
     };
     // Room for one more k value only.
-    refine(&mut lattice, &[true, true], 1.25, 6, &mut measure, &mut |_| true);
+    refine(&mut lattice, &[true, true], 1.25, 6, &|_| None, &mut measure, &mut |_| true);
     assert_eq!(new_points.first(), Some(&vec![GridValue::Int(1), GridValue::Int(2)]));
     assert_eq!(lattice.values[0].len(), 2, "the wide, cheap-to-miss n bracket waits");
 }
@@ -190,7 +190,7 @@ fn the_budget_stops_refinement() {
     };
     let mut calls = 0;
     // Afforded: both ends' second looks, one new point, the new point's second look.
-    let looks = refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut |_| {
+    let looks = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| {
         calls += 1;
         calls <= 4
     });
@@ -199,7 +199,7 @@ fn the_budget_stops_refinement() {
     // The cell cap stops it too: 2 cells, room for 3 values.
     let values = vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]];
     let mut lattice = Lattice { values, cells: vec![measured(0, 0), measured(1, 1)] };
-    refine(&mut lattice, &[true], 1.25, 3, &mut measure, &mut |_| true);
+    refine(&mut lattice, &[true], 1.25, 3, &|_| None, &mut measure, &mut |_| true);
     assert_eq!(lattice.values[0].len(), 3);
 }
 
@@ -242,7 +242,7 @@ fn a_bracket_is_priced_by_what_its_ends_took() {
         costs.iter().map(|c| c.expect("every end was measured")).sum::<Duration>()
             <= Duration::from_millis(10)
     };
-    refine(&mut lattice, &[true], 1.25, 1_000, &mut measure, &mut afford);
+    refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut afford);
     let ns: Vec<u64> =
         lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
     assert!(ns.iter().filter(|&&n| n > 1 && n < 100).count() >= 3, "the cheap bracket was bisected: {ns:?}");
@@ -257,4 +257,54 @@ fn a_new_point_costs_half_the_geometric_mean_of_its_ends() {
     assert_eq!(new_point_cost(&took(0), &took(0)), None);
     assert_eq!(look_cost(&took(0)), None);
     assert_eq!(look_cost(&took(7)), Some(Duration::from_millis(7)));
+}
+
+#[test]
+fn kept_points_are_never_measured_and_only_brackets_reaching_past_them_are_split() {
+    // n ∈ {1, 1024} × k ∈ {a, b}; both lines cross (0 below 100, 1 above). On line `a`
+    // every point above 32 is kept as the entry had it (1); line `b` is kept whole.
+    let kept_above = 32;
+    let kept = |p: &[GridValue]| match p {
+        [GridValue::Int(n), GridValue::Label("a")] if *n <= kept_above => None,
+        _ => Some(Cell { acceptable: vec![1], near: vec![1], ..Cell::default() }),
+    };
+    let winner = |n: u64| usize::from(n > 100);
+    let mut points = vec![1, 1, 1024, 1024];
+    let mut lattice = Lattice {
+        values: vec![
+            vec![GridValue::Int(1), GridValue::Int(1024)],
+            vec![GridValue::Label("a"), GridValue::Label("b")],
+        ],
+        cells: (0..4).map(|k| measured(winner(points[k]), k)).collect(),
+    };
+    let mut new = Vec::new();
+    let mut measure = |look: Look<'_>| {
+        let k = match look {
+            Look::New(p) => {
+                let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
+                new.push((n, l));
+                points.push(n);
+                points.len() - 1
+            }
+            Look::Again(k) => k,
+        };
+        Some(measured(winner(points[k]), k))
+    };
+    refine(&mut lattice, &[true, false], 1.25, 1_000, &kept, &mut measure, &mut |_| true);
+    assert!(!new.is_empty(), "line `a` is refined below {kept_above}");
+    assert!(new.iter().all(|&(n, l)| l == "a" && n <= kept_above), "only points not kept: {new:?}");
+    // Every inserted value's cell on line `b`, and on line `a` above 32, is the kept
+    // one: bisecting towards the kept area finds the edge of the flagged one, no more.
+    for (i, v) in lattice.values[0].iter().enumerate() {
+        let GridValue::Int(n) = *v else { unreachable!() };
+        if n == 1 || n == 1024 {
+            continue;
+        }
+        for (line, label) in ["a", "b"].iter().enumerate() {
+            let cell = &lattice.cells[lattice.flat(&[i, line])];
+            if *label == "b" || n > kept_above {
+                assert_eq!((cell.acceptable.as_slice(), cell.result), (&[1][..], None), "{label} at {n}");
+            }
+        }
+    }
 }

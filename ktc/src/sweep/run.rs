@@ -40,6 +40,6 @@ pub fn run<H: Harness>(
     match &options.task {
         SweepTask::Tune => super::tune::tune(kernel, harness, options, None),
         SweepTask::Verify(verify) => super::verify::verify(kernel, harness, options, verify),
-        SweepTask::Refine(verify) => super::verify::refine_flagged(kernel, harness, options, verify),
+        SweepTask::Refine(verify) => super::reseed::refine_flagged(kernel, harness, options, verify),
     }
 }

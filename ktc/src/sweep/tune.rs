@@ -3,7 +3,7 @@
 
 use super::derive::{Measured, build_entry};
 use super::harness::Harness;
-use super::lattice::Lattice;
+use super::lattice::{Cell, Lattice};
 use super::progress::Progress;
 use super::refine::{Look, refine};
 use super::rng::Rng;
@@ -32,19 +32,31 @@ pub(crate) const REFINE_FACTOR: f64 = 1.25;
 const MAX_CELLS_PER_GRID_CELL: usize = 8;
 const MIN_MAX_CELLS: usize = 2048;
 
+/// The cell a point keeps, where refinement does not look (see [`refine`]); `None`
+/// where it does.
+pub(super) type Kept<'f> = Box<dyn Fn(&[GridValue]) -> Option<Cell> + 'f>;
+
+/// What `retune --refine` continues from: the sweeper with the points kept, the lattice
+/// rebuilt from the entry, and the cells refinement leaves as they are.
+pub(super) struct Seed<'a, 'f, H: Harness> {
+    pub sweeper: Sweeper<'a, H>,
+    pub lattice: Lattice,
+    pub kept: Kept<'f>,
+}
+
 /// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
 pub(super) fn tune<H: Harness>(
     tuner: &'static KernelInfo,
     harness: &H,
     options: &SweepOptions,
-    seed: Option<(Sweeper<'_, H>, Lattice)>,
+    seed: Option<Seed<'_, '_, H>>,
 ) -> Result<SweepReport, Error> {
     let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
     let cache = open_cache(options)?;
     let budget = limits(options).1;
     let started = Instant::now();
-    let (mut sweeper, mut lattice) = match seed {
-        Some(seed) => seed,
+    let (mut sweeper, mut lattice, kept) = match seed {
+        Some(Seed { sweeper, lattice, kept }) => (sweeper, lattice, kept),
         None => {
             let mut sweeper = Sweeper::new(tuner, harness, options)?;
             let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
@@ -52,11 +64,13 @@ pub(super) fn tune<H: Harness>(
             // Over the grid alone: refined points gather at crossovers.
             sweeper.rank_by_grid();
             let lattice = grid_lattice(&sweeper).map_err(fail)?;
-            (sweeper, lattice)
+            let none: Kept<'_> = Box::new(|_| None);
+            (sweeper, lattice, none)
         }
     };
     if !options.grid_only {
-        refine_lattice(&mut sweeper, &mut lattice, options, budget.saturating_sub(started.elapsed()))?;
+        let left = budget.saturating_sub(started.elapsed());
+        refine_lattice(&mut sweeper, &mut lattice, options, &*kept, left)?;
         settle(&mut sweeper, &lattice, budget.saturating_sub(started.elapsed()));
     }
     let measured = Measured::new(&sweeper, lattice)?;
@@ -131,11 +145,12 @@ fn grid_lattice<H: Harness>(sweeper: &Sweeper<'_, H>) -> Result<Lattice, String>
     Ok(lattice)
 }
 
-/// Refines the lattice's crossovers within `budget`.
+/// Refines the lattice's crossovers within `budget`, leaving the `kept` cells as they are.
 fn refine_lattice<H: Harness>(
     sweeper: &mut Sweeper<'_, H>,
     lattice: &mut Lattice,
     options: &SweepOptions,
+    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     budget: Duration,
 ) -> Result<(), Error> {
     let numeric: Vec<bool> = sweeper.tuner.axes.iter().map(|a| a.kind == AxisKind::Numeric).collect();
@@ -180,7 +195,7 @@ fn refine_lattice<H: Harness>(
             None => None,
         }
     };
-    refine(lattice, &numeric, REFINE_FACTOR, max_cells, &mut measure, &mut afford);
+    refine(lattice, &numeric, REFINE_FACTOR, max_cells, kept, &mut measure, &mut afford);
     progress.finish();
     failure.map_or(Ok(()), Err)
 }
