@@ -190,6 +190,24 @@ impl SamplingArgs {
         self.points.is_some() || self.threshold.is_some() || self.seed.is_some() || self.looks.is_some()
     }
 
+    /// The given settings as command-line flags, each with a leading space: what to
+    /// pass `retune --refine` so that its verify samples and judges as this one did.
+    pub(crate) fn as_flags(&self) -> String {
+        let mut flags = String::new();
+        let given = [
+            ("points", self.points.map(|v| v.to_string())),
+            ("looks", self.looks.map(|v| v.to_string())),
+            ("threshold", self.threshold.map(|v| v.to_string())),
+            ("seed", self.seed.map(|v| v.to_string())),
+        ];
+        for (name, value) in given {
+            if let Some(value) = value {
+                flags.push_str(&format!(" --{name} {value}"));
+            }
+        }
+        flags
+    }
+
     /// The verify options: the given settings, the defaults for the others.
     pub(crate) fn options(&self) -> VerifyOptions {
         let defaults = VerifyOptions::default();
@@ -250,4 +268,32 @@ pub(crate) enum BadArg {
     Looks(String),
     #[error("`{0}` is not a regret threshold, a number ≥ 1 such as 1.10")]
     Threshold(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn given_sampling_settings_read_back_as_the_flags_that_set_them() {
+        let none = SamplingArgs { points: None, threshold: None, seed: None, looks: None };
+        assert_eq!(none.as_flags(), "");
+        assert!(!none.any_given());
+        let some = SamplingArgs { points: Some(12), threshold: Some(1.05), seed: Some(7), looks: None };
+        assert_eq!(some.as_flags(), " --points 12 --threshold 1.05 --seed 7");
+        let parsed = Cli::try_parse_from([
+            "ktc",
+            "verify",
+            "k",
+            "--points",
+            "12",
+            "--threshold",
+            "1.05",
+            "--seed",
+            "7",
+        ]);
+        let Ok(Cli { command: Command::Verify(args), .. }) = parsed else { panic!("{parsed:?}") };
+        assert_eq!(args.sampling.as_flags(), some.as_flags());
+        assert_eq!(args.sampling.options().looks, VerifyOptions::default().looks);
+    }
 }

@@ -40,10 +40,11 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
         Err(Failure {
             output,
             ..Failure::error(format!(
-                "{} region(s) exceed regret {:.2}; `retune --refine {}` re-sweeps them",
+                "{} region(s) exceed regret {:.2}; `retune --refine {}{}` re-sweeps them",
                 report.flagged.len(),
                 options.threshold,
-                args.kernel
+                args.kernel,
+                args.sampling.as_flags()
             ))
         })
     }
