@@ -12,6 +12,17 @@ pub(crate) struct Candidate {
     pub block_size: Option<usize>,
 }
 
+/// The index in `candidates` of the one running `variant` (by name) with `block_size`:
+/// how a stored entry's choices and measurements map back onto a sweep's candidates.
+pub(crate) fn candidate_named(
+    candidates: &[Candidate],
+    tuner: &KernelInfo,
+    variant: &str,
+    block_size: Option<usize>,
+) -> Option<usize> {
+    candidates.iter().position(|c| tuner.variants[c.variant].name == variant && c.block_size == block_size)
+}
+
 /// The grid in row-major order (last axis fastest) and the candidates.
 pub(crate) struct Plan {
     pub points: Vec<Vec<GridValue>>,

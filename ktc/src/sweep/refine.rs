@@ -259,17 +259,17 @@ fn crossing_lines(
     bracketing: Bracketing,
     kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
 ) -> Vec<Vec<usize>> {
+    let is_kept = |end: usize, coords: &[usize]| {
+        let mut at = coords.to_vec();
+        at[axis] = end;
+        kept(&lattice.point(lattice.flat(&at))).is_some()
+    };
     (0..lattice.cells.len())
         .map(|flat| lattice.coords(flat))
         .filter(|coords| {
             coords[axis] == i && {
                 let (lo, hi) = lattice.neighbours(axis, coords, i);
-                Cell::crossover(lo, hi, bracketing) && {
-                    let mut end = coords.clone();
-                    let lo_kept = kept(&lattice.point(lattice.flat(&end))).is_some();
-                    end[axis] = i + 1;
-                    !lo_kept || kept(&lattice.point(lattice.flat(&end))).is_none()
-                }
+                Cell::crossover(lo, hi, bracketing) && [i, i + 1].into_iter().any(|end| !is_kept(end, coords))
             }
         })
         .collect()

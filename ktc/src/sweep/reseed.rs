@@ -4,7 +4,7 @@
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::measure::PointResult;
-use super::plan::Candidate;
+use super::plan::{Candidate, candidate_named};
 use super::sweeper::{Sweeper, limits};
 use super::timing::Timed;
 use super::tune::{Kept, Seed, tune};
@@ -77,9 +77,9 @@ fn stored_results<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Vec<(V
     let mut by_point: Vec<(Vec<GridValue>, PointResult)> = Vec::new();
     for m in &entry.measurements {
         let Some(point) = stored_point(sweeper.tuner, &m.point) else { continue };
-        let Some(candidate) = sweeper.plan.candidates.iter().position(|c| {
-            sweeper.tuner.variants[c.variant].name == m.variant && c.block_size == m.block_size
-        }) else {
+        let Some(candidate) =
+            candidate_named(&sweeper.plan.candidates, sweeper.tuner, &m.variant, m.block_size)
+        else {
             continue;
         };
         let samples: Vec<f64> = if m.samples_ns.is_empty() {
@@ -144,11 +144,8 @@ impl TableCells {
         let query: Vec<(&str, crate::AxisValue<'_>)> =
             tuner.axes.iter().map(|a| a.name).zip(point.iter().map(|v| v.axis_value())).collect();
         let found = self.table.lookup(&query);
-        let candidate = found.and_then(|(_, r)| {
-            self.candidates
-                .iter()
-                .position(|c| tuner.variants[c.variant].name == r.variant && c.block_size == r.block_size)
-        });
+        let candidate =
+            found.and_then(|(_, r)| candidate_named(&self.candidates, tuner, &r.variant, r.block_size));
         let c = candidate.unwrap_or(self.reference);
         (found.map(|(i, _)| i), Cell { acceptable: vec![c], near: vec![c], ..Cell::default() })
     }
