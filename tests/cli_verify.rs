@@ -93,6 +93,34 @@ fn retune_refine_verifies_as_told_and_says_what_it_found() {
 }
 
 #[test]
+fn verify_records_what_it_flags_and_the_next_refine_re_sweeps_it() {
+    let store = tempfile::tempdir().unwrap();
+    let tuned = ktc(store.path(), &["retune", "sum", "--budget", "3"]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    // Threshold 1: any point whose choice is not the fastest there is flagged.
+    let verified =
+        ktc(store.path(), &["--json", "verify", "sum", "--points", "6", "--looks", "1", "--threshold", "1"]);
+    let report: Value = serde_json::from_slice(&verified.stdout).unwrap();
+    let flagged = !report["flagged"].as_array().unwrap().is_empty();
+    assert_eq!(report["recorded"].is_string(), flagged, "recorded exactly when flagged: {report}");
+    assert_eq!(report["earlier"], serde_json::json!([]), "{report}");
+    // A refine whose own verify flags nothing re-sweeps what the verify recorded.
+    let lenient = ["retune", "--refine", "sum", "--points", "6", "--looks", "1", "--threshold", "1000"];
+    let refined = ktc(store.path(), &lenient);
+    assert!(refined.status.success(), "{}", text(&refined.stderr));
+    let said = text(&refined.stdout);
+    if flagged {
+        assert!(said.contains("flagged by an earlier verify: n="), "{said}");
+        assert!(said.contains("re-swept around"), "{said}");
+    } else {
+        assert!(said.contains("the entry is kept"), "{said}");
+    }
+    // The new entry (or the kept one, with nothing recorded) has no record: kept now.
+    let again = ktc(store.path(), &lenient);
+    assert!(text(&again.stdout).contains("the entry is kept"), "{}", text(&again.stdout));
+}
+
+#[test]
 fn verify_of_an_unlinked_kernel_is_bad_usage() {
     let store = tempfile::tempdir().unwrap();
     let out = ktc(store.path(), &["verify", "no_such_kernel"]);

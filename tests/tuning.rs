@@ -215,3 +215,49 @@ fn refine_re_sweeps_the_flagged_region_and_keeps_the_others() {
         .collect();
     assert!(new.iter().all(|&n| n <= 100), "measured outside the flagged region: {new:?}");
 }
+
+#[test]
+fn points_an_earlier_verify_flagged_are_re_swept_whatever_the_refines_own_verify_finds() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    // Wrong only at n ≤ 100 (`fixed_cost`, 10–40× slower there), as above.
+    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
+    let table = DecisionTable {
+        axes: vec![ktc::Axis::numeric("n")],
+        regions: vec![
+            Region::new("fixed_cost").at_most("n", 100.0),
+            Region::new("per_item").at_most("n", 408.0),
+            Region::new("fixed_cost"),
+        ],
+    };
+    let wrong = cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), table).unwrap();
+    let verify_options = VerifyOptions { points: 12, ..VerifyOptions::default() };
+    let verified = verify(TUNER, &verify_options, &options).unwrap();
+    assert!(!verified.is_within(), "{verified}");
+    let recorded = verified.recorded.clone().expect("the flagged points are recorded");
+    assert!(recorded.exists() && recorded.parent() == wrong.parent(), "{}", recorded.display());
+    assert!(verified.to_string().contains("recorded in"), "{verified}");
+    // The store still serves the entry: the record is no entry, valid or not.
+    let listed = cache.list();
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert!(listed[0].entry.is_ok(), "{listed:?}");
+
+    // A refine whose own verify flags nothing (a threshold no regret reaches) still
+    // re-sweeps the recorded points' region.
+    let lenient = VerifyOptions { threshold: 1_000.0, ..verify_options.clone() };
+    let refined = refine(TUNER, &lenient, &options).unwrap();
+    let report = refined.verify.as_ref().unwrap();
+    assert!(report.flagged.is_empty(), "{report}");
+    let earlier: Vec<u64> = report.earlier.iter().map(|p| p.point["n"].as_u64().unwrap()).collect();
+    assert!(!earlier.is_empty() && earlier.iter().all(|&n| n <= 100), "{earlier:?}");
+    assert_ne!(refined.entry_path, wrong, "a new entry");
+    let table = refined.entry.table();
+    assert_eq!(choice(&table, 20), "per_item", "the recorded points' region is re-swept: {table}");
+    assert_eq!(choice(&table, 5_000), "fixed_cost", "{table}");
+
+    // The new entry has no record of its own: the same refine keeps it.
+    let again = refine(TUNER, &lenient, &options).unwrap();
+    assert!(again.verify.as_ref().unwrap().earlier.is_empty());
+    assert_eq!(again.entry_path, refined.entry_path, "kept");
+}

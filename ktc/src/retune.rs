@@ -177,6 +177,14 @@ fn write_refine_verdict(f: &mut fmt::Formatter<'_>, verified: &VerifyReport, ent
     for r in &verified.flagged {
         writeln!(f, "  flagged: {} ({} points, worst {:.3})", r.region, r.points, r.worst_regret)?;
     }
+    // Recorded by earlier verifies; those this verify flagged too are counted once.
+    let mut flagged: usize = verified.flagged.iter().map(|r| r.points).sum();
+    for p in &verified.earlier {
+        let point: Vec<String> =
+            p.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
+        writeln!(f, "  flagged by an earlier verify: {} (regret now {:.3})", point.join(", "), p.regret)?;
+        flagged += usize::from(p.regret <= verified.threshold || !verified.points.contains(p));
+    }
     if verified.entry == entry {
         writeln!(
             f,
@@ -185,7 +193,6 @@ fn write_refine_verdict(f: &mut fmt::Formatter<'_>, verified: &VerifyReport, ent
             verified.threshold
         )
     } else {
-        let flagged: usize = verified.flagged.iter().map(|r| r.points).sum();
         writeln!(f, "  re-swept around the {flagged} flagged point(s), each measured where it lies")
     }
 }

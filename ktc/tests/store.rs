@@ -313,3 +313,27 @@ fn gc_drops_other_code_versions_when_told_the_current_one() {
     assert_eq!(report.removed, vec![stale]);
     assert!(current.exists() && elsewhere.exists(), "other fingerprints are not touched");
 }
+
+#[test]
+fn gc_removes_the_flagged_points_recorded_beside_an_entry_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = open(dir.path());
+    let p = prov("a");
+    let old = cache.write_table_with(KERNEL, &p, table()).unwrap();
+    let new = cache.write_table_with(KERNEL, &p, table()).unwrap();
+    let key = key_dir(&cache, &p);
+    // What `verify` writes beside an entry it flagged points of (see `ktc::verify`).
+    let record = |entry: &PathBuf| {
+        let stem = entry.file_stem().unwrap().to_str().unwrap().to_owned();
+        key.join(format!("{stem}.flagged-0123456789abcdef"))
+    };
+    for entry in [&old, &new] {
+        fs::write(record(entry), b"{}").unwrap();
+    }
+    assert_eq!(cache.list().len(), 2, "records are not entries");
+    let report = cache.gc(&GcOptions { keep: 1, ..GcOptions::default() }).unwrap();
+    let mut removed = vec![old.clone(), record(&old)];
+    removed.sort();
+    assert_eq!(report.removed, removed);
+    assert!(record(&new).exists() && new.exists());
+}

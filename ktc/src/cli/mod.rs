@@ -67,13 +67,17 @@
 //! - `retune`: `{"outcomes": [{"kernel", "device", "fingerprint", "entry": FILE|null,
 //!   "error": STR|null, "regions": [REGION], "excluded": [EXCLUSION], "verify":
 //!   VERIFY|null}], "unknown": [STR]}`; `VERIFY`, with `--refine`, is what its
-//!   verify found before re-sweeping, in `verify`'s shape: the outcome's `entry` equals
-//!   its `entry` exactly when nothing was flagged and the entry was kept.
+//!   verify found before re-sweeping, in `verify`'s shape (`earlier`: the points earlier
+//!   verifies flagged and recorded, measured again, re-swept whatever their regret now):
+//!   the outcome's `entry` equals its `entry` exactly when nothing was flagged, now or
+//!   by an earlier verify, and the entry was kept.
 //! - `verify`: `{"kernel", "entry": FILE, "threshold", "points": [{"point", "chosen",
 //!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}}],
 //!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
 //!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
-//!   "skipped": [STR]}` (exit 1 when a region is flagged).
+//!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT]}` (exit 1 when a region
+//!   is flagged; `recorded`: where the flagged points were recorded beside the entry
+//!   for the next `retune --refine`; `earlier` is empty outside `retune --refine`).
 
 mod args;
 mod bundle;

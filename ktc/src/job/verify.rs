@@ -90,6 +90,13 @@ pub struct VerifyReport {
     pub fixed: Vec<FixedComparison>,
     /// Sampled points that were not measured, and why.
     pub skipped: Vec<String>,
+    /// Where this verify recorded the points it flagged, beside the entry, so that the
+    /// next `retune --refine` re-sweeps them whatever its own verify finds; `None` when
+    /// it flagged none or could not write there (with a warning).
+    pub recorded: Option<PathBuf>,
+    /// In `retune --refine`: the points earlier verifies of the entry flagged and
+    /// recorded, measured again; their regions are re-swept whatever their regret now.
+    pub earlier: Vec<VerifiedPoint>,
 }
 
 fn geomean(values: impl Iterator<Item = f64>) -> f64 {
@@ -148,6 +155,8 @@ impl VerifyReport {
             flagged,
             fixed,
             skipped,
+            recorded: None,
+            earlier: Vec::new(),
         }
     }
 
@@ -202,6 +211,14 @@ impl fmt::Display for VerifyReport {
         }
         for s in &self.skipped {
             writeln!(f, "skipped: {s}")?;
+        }
+        if let Some(path) = &self.recorded {
+            writeln!(
+                f,
+                "flagged points recorded in {}: the next `retune --refine` re-sweeps them even where its own \
+                 verify does not flag them",
+                path.display()
+            )?;
         }
         Ok(())
     }

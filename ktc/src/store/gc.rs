@@ -2,6 +2,7 @@
 //! code versions.
 
 use super::KernelTuningCache;
+use super::flagged_files;
 use super::name::{Key, TMP_PREFIX};
 use super::parse::read_entry;
 use super::read::{Skipped, candidates, read_names, subfolders, vanished};
@@ -125,6 +126,8 @@ impl Sweep<'_> {
                 Ok(entry) => {
                     let needs = needs(&entry);
                     if self.served_before(&newer, &needs) {
+                        // The points verifies flagged in it go with it.
+                        doomed.extend(flagged_files(&path));
                         doomed.push(path);
                     } else {
                         report.kept += 1;
@@ -135,6 +138,7 @@ impl Sweep<'_> {
                 Err(_) if vanished(&path) => {}
                 Err(reason) => {
                     if self.remove_invalid && fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir()) {
+                        doomed.extend(flagged_files(&path));
                         doomed.push(path.clone());
                     }
                     report.invalid.push(Skipped { path, reason: reason.to_string() });

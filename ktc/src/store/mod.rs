@@ -6,6 +6,7 @@
 //! writers never revert each other and a crash never leaves a visible half-written
 //! entry. `gc` removes superseded entries.
 
+mod flagged;
 mod gc;
 mod invalid;
 mod name;
@@ -16,6 +17,7 @@ mod read_tests;
 mod time;
 mod write;
 
+pub(crate) use flagged::{Point, flagged_files, record_flagged, recorded_flagged};
 pub use gc::{GcOptions, GcReport};
 pub(crate) use invalid::MAX_ENTRY_BYTES;
 pub use invalid::{Ahead, EntryError};

@@ -216,7 +216,7 @@ fn fresh_time(dir: &Path) -> SystemTime {
 }
 
 /// 16 hex characters that differ between processes, threads and calls.
-fn nonce() -> String {
+pub(super) fn nonce() -> String {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let mut h = blake3::Hasher::new();
     h.update(&std::process::id().to_le_bytes());

@@ -8,12 +8,15 @@ use super::plan::{Candidate, candidate_named};
 use super::sweeper::{Sweeper, limits};
 use super::timing::Timed;
 use super::tune::{Kept, Seed, tune};
-use super::verify::verified;
+use super::verify::{recheck, verified};
 use super::{SweepOptions, SweepReport};
-use crate::job::VerifyOptions;
+use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::registry::{GridValue, KernelInfo};
+use crate::store::recorded_flagged;
+use crate::warn::warn_once;
 use crate::{AxisKind, Entry, Error};
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 
 /// Verifies, then re-sweeps around the flagged points: see [`crate::verify::refine`].
 pub(super) fn refine_flagged<H: Harness>(
@@ -22,9 +25,19 @@ pub(super) fn refine_flagged<H: Harness>(
     options: &SweepOptions,
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
-    let (mut sweeper, path, entry, report) = verified(tuner, harness, options, verify)?;
-    let flagged: Vec<usize> =
+    let (mut sweeper, path, entry, mut report) = verified(tuner, harness, options, verify)?;
+    let mut flagged: Vec<usize> =
         (0..sweeper.results.len()).filter(|&i| report.points[i].regret > verify.threshold).collect();
+    let mut regions: Vec<Option<usize>> = report.flagged.iter().map(|r| r.index).collect();
+    for (index, point) in earlier_flags(&mut sweeper, &path, &report, options, verify) {
+        if !flagged.contains(&index) {
+            flagged.push(index);
+        }
+        if !regions.contains(&point.region) {
+            regions.push(point.region);
+        }
+        report.earlier.push(point);
+    }
     if flagged.is_empty() {
         return Ok(SweepReport {
             kernel: tuner.name.into(),
@@ -57,18 +70,48 @@ pub(super) fn refine_flagged<H: Harness>(
     sweeper.rank_by_grid();
     let table = TableCells::new(&sweeper, &entry);
     let lattice = seeded_lattice(&sweeper, &table)?;
-    let flagged: Vec<Option<usize>> = report.flagged.iter().map(|r| r.index).collect();
     // Outside the flagged regions the entry's decisions stand as measured: refining
     // every disagreement of the rebuilt lattice added four times the entry's measurements
     // and grew `joint_hist_batched`'s table from 111 to 624 regions for two flagged
     // points.
     let kept: Kept<'_> = Box::new(move |point| {
         let (region, cell) = table.at(point);
-        (!flagged.contains(&region)).then_some(cell)
+        (!regions.contains(&region)).then_some(cell)
     });
     let mut refined = tune(tuner, harness, options, Some(Seed { sweeper, lattice, kept }))?;
     refined.verify = Some(report);
     Ok(refined)
+}
+
+/// The points earlier verifies of the entry at `path` flagged and recorded beside it,
+/// each with its index among the sweeper's results: the sampled point's where this
+/// verify sampled it too, else measured now. A recorded point that is not a point of
+/// the kernel's axes is skipped with a warning.
+fn earlier_flags<H: Harness>(
+    sweeper: &mut Sweeper<'_, H>,
+    path: &Path,
+    report: &VerifyReport,
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+) -> Vec<(usize, VerifiedPoint)> {
+    let mut earlier = Vec::new();
+    for recorded in recorded_flagged(path) {
+        let Some(point) = stored_point(sweeper.tuner, &recorded) else {
+            warn_once(format!(
+                "ignoring a point recorded beside {} that is not a point of `{}`: {recorded:?}",
+                path.display(),
+                sweeper.tuner.name
+            ));
+            continue;
+        };
+        let sampled = report.points.iter().position(|p| p.point == recorded);
+        let found = match sampled {
+            Some(i) => Some((i, report.points[i].clone())),
+            None => recheck(sweeper, &point, options, verify),
+        };
+        earlier.extend(found);
+    }
+    earlier
 }
 
 /// The entry's measurements as point results (runs as stored; an old entry without

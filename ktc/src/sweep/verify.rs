@@ -8,12 +8,15 @@ use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::provenance::summarize_changes;
+use crate::registry::GridValue;
 use crate::registry::KernelInfo;
-use crate::store::LookupStatus;
+use crate::store::{LookupStatus, Point, record_flagged};
+use crate::warn::warn_once;
 use crate::{ChoiceSource, Dispatch, Entry, Error, Provenance};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// Rounds at a verified point: more than a quick sweep's, as the regret is the result.
 const VERIFY_ROUNDS: Rounds = Rounds { min: 7, max: 41, floor: 5 };
@@ -64,7 +67,17 @@ pub(super) fn verify<H: Harness>(
     options: &SweepOptions,
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
-    let (_, path, entry, report) = verified(tuner, harness, options, verify)?;
+    let (_, path, entry, mut report) = verified(tuner, harness, options, verify)?;
+    if !report.is_within() {
+        let points: Vec<Point> =
+            report.points.iter().filter(|p| p.regret > report.threshold).map(|p| p.point.clone()).collect();
+        match record_flagged(&path, &points) {
+            Ok(recorded) => report.recorded = Some(recorded),
+            Err(e) => {
+                warn_once(format!("the flagged points of {} could not be recorded: {e}", path.display()));
+            }
+        }
+    }
     Ok(SweepReport { kernel: tuner.name.into(), entry_path: path, entry, pushed: None, verify: Some(report) })
 }
 
@@ -78,9 +91,8 @@ fn verify_with<H: Harness>(
     let tuner = sweeper.tuner;
     let dispatch = Arc::new(Dispatch::from_entry(tuner, path.to_path_buf(), entry));
     sweeper.judged = Some(Arc::clone(&dispatch));
-    let budget = options.budget.unwrap_or(limits(options).1 * 2);
+    let cap = point_cap(options, verify);
     let looks = verify.looks.max(1);
-    let cap = budget / (verify.points.max(1) * looks) as u32;
     let mut points = Vec::new();
     let mut skipped = Vec::new();
     // Points whose inputs cannot be built here (device data without a device) are
@@ -123,6 +135,26 @@ fn verify_with<H: Harness>(
     }
     let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
     Ok(VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped))
+}
+
+/// The time one look at one verified point may take: the verify's budget shared out.
+fn point_cap(options: &SweepOptions, verify: &VerifyOptions) -> Duration {
+    let budget = options.budget.unwrap_or(limits(options).1 * 2);
+    budget / (verify.points.max(1) * verify.looks.max(1)) as u32
+}
+
+/// Measures `point` as a verify does (the entry's choice in every round), once: its
+/// index among the sweeper's results and the point as verified. `None` where its inputs
+/// cannot be built here or nothing is judged.
+pub(super) fn recheck<H: Harness>(
+    sweeper: &mut Sweeper<'_, H>,
+    point: &[GridValue],
+    options: &SweepOptions,
+    verify: &VerifyOptions,
+) -> Option<(usize, VerifiedPoint)> {
+    let dispatch = Arc::clone(sweeper.judged.as_ref()?);
+    let index = sweeper.measure(point, point_cap(options, verify)).ok()?;
+    Some((index, verified_point(sweeper, &dispatch, index)))
 }
 
 fn label<H: Harness>(sweeper: &Sweeper<'_, H>, candidate: usize) -> String {
