@@ -176,13 +176,10 @@ fn verify_looks_at_every_point_in_passes_over_all_points() {
     assert!(!report.is_within(), "`fixed_cost` is up to 40× slower below n = 408: {report}");
 }
 
-#[test]
-fn refine_re_sweeps_the_flagged_region_and_keeps_the_others() {
-    let _turn = measuring();
-    let dir = tempfile::tempdir().unwrap();
-    let options = options(dir.path(), false);
-    // Wrong only at n ≤ 100 (`fixed_cost`, 10–40× slower there); right elsewhere.
-    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
+/// Writes an entry of `crossover` that is wrong only at n ≤ 100 (`fixed_cost`, 10–40×
+/// slower there) and right elsewhere: the store and the entry's path.
+fn write_wrong_below_100(dir: &std::path::Path) -> (KernelTuningCache, std::path::PathBuf) {
+    let cache = KernelTuningCache::open(dir).unwrap().with_fingerprint("tuning-host");
     let table = DecisionTable {
         axes: vec![ktc::Axis::numeric("n")],
         regions: vec![
@@ -191,7 +188,16 @@ fn refine_re_sweeps_the_flagged_region_and_keeps_the_others() {
             Region::new("fixed_cost"),
         ],
     };
-    cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), table).unwrap();
+    let path = cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), table).unwrap();
+    (cache, path)
+}
+
+#[test]
+fn refine_re_sweeps_the_flagged_region_and_keeps_the_others() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    write_wrong_below_100(dir.path());
     let verify_options = VerifyOptions { points: 12, ..VerifyOptions::default() };
     let refined = refine(TUNER, &verify_options, &options).unwrap();
     let verified = refined.verify.as_ref().unwrap();
@@ -221,17 +227,7 @@ fn points_an_earlier_verify_flagged_are_re_swept_whatever_the_refines_own_verify
     let _turn = measuring();
     let dir = tempfile::tempdir().unwrap();
     let options = options(dir.path(), false);
-    // Wrong only at n ≤ 100 (`fixed_cost`, 10–40× slower there), as above.
-    let cache = KernelTuningCache::open(dir.path()).unwrap().with_fingerprint("tuning-host");
-    let table = DecisionTable {
-        axes: vec![ktc::Axis::numeric("n")],
-        regions: vec![
-            Region::new("fixed_cost").at_most("n", 100.0),
-            Region::new("per_item").at_most("n", 408.0),
-            Region::new("fixed_cost"),
-        ],
-    };
-    let wrong = cache.write_table_with("crossover", &Provenance::current(&TUNER.identity), table).unwrap();
+    let (cache, wrong) = write_wrong_below_100(dir.path());
     let verify_options = VerifyOptions { points: 12, ..VerifyOptions::default() };
     let verified = verify(TUNER, &verify_options, &options).unwrap();
     assert!(!verified.is_within(), "{verified}");
