@@ -174,6 +174,15 @@ fn verify_looks_at_every_point_in_passes_over_all_points() {
     assert_eq!(built, [&sampled[..], &sampled[..], &sampled[..]].concat(), "{report}");
     // Merged looks still flag what is wrong at every look.
     assert!(!report.is_within(), "`fixed_cost` is up to 40× slower below n = 408: {report}");
+    // Each look's own regret is kept beside the merged one, and says the same where
+    // the choice is far off.
+    assert!(report.points.iter().all(|p| p.look_regrets.len() == 3), "{report}");
+    let far_off: Vec<_> = report.points.iter().filter(|p| p.point["n"].as_u64().unwrap() <= 100).collect();
+    assert!(!far_off.is_empty(), "{report}");
+    for p in far_off {
+        assert!(p.look_regrets.iter().all(|&r| r > 2.0), "{:?}: {report}", p.look_regrets);
+    }
+    assert!(report.to_string().contains(" (looks "), "{report}");
 }
 
 /// Writes an entry of `crossover` that is wrong only at n ≤ 100 (`fixed_cost`, 10–40×

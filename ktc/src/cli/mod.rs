@@ -72,7 +72,8 @@
 //!   the outcome's `entry` equals its `entry` exactly when nothing was flagged, now or
 //!   by an earlier verify, and the entry was kept.
 //! - `verify`: `{"kernel", "entry": FILE, "threshold", "points": [{"point", "chosen",
-//!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}}],
+//!   "region": N|null, "fastest", "regret", "times_ns": {CANDIDATE: NS}, "look_regrets":
+//!   [R]}],
 //!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
 //!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
 //!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT]}` (exit 1 when a region

@@ -41,8 +41,12 @@ pub struct VerifiedPoint {
     pub regret: f64,
     /// Every candidate's time in nanoseconds, `variant` or `variant/block`: its cost
     /// over the interleaved rounds, as the sweep compares candidates (the mean of the
-    /// runs after the slowest fifth), over both looks for a point measured twice.
+    /// runs after the slowest fifth), over all the point's looks, merged.
     pub times_ns: BTreeMap<String, f64>,
+    /// The regret each look alone measured, in order (`regret` is over the looks
+    /// merged): how far one look's verdict moves. Where the looks straddle the
+    /// threshold, the point is a close call that another verify may judge the other way.
+    pub look_regrets: Vec<f64>,
 }
 
 /// Tuned dispatch against always running one candidate, over the sampled points.
@@ -179,9 +183,16 @@ impl fmt::Display for VerifyReport {
             let point: Vec<String> =
                 p.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
             let mark = if p.regret > self.threshold { "  <-- flagged" } else { "" };
+            let (low, high) =
+                p.look_regrets.iter().fold((f64::INFINITY, 0.0_f64), |(l, h), &r| (l.min(r), h.max(r)));
+            let looks = if p.look_regrets.len() > 1 {
+                format!(" (looks {low:.3}–{high:.3})")
+            } else {
+                String::new()
+            };
             writeln!(
                 f,
-                "  {:<44} chosen {:<22} fastest {:<22} regret {:.3}{mark}",
+                "  {:<44} chosen {:<22} fastest {:<22} regret {:.3}{looks}{mark}",
                 point.join(", "),
                 p.chosen,
                 p.fastest,
@@ -238,6 +249,7 @@ mod tests {
             region: Some(region),
             fastest,
             regret: times_ns[chosen] / best,
+            look_regrets: vec![times_ns[chosen] / best],
             times_ns,
         }
     }

@@ -86,11 +86,13 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     /// On a shared host the second core can be taken away for the tens of milliseconds
     /// one point's rounds last, and every round of a parallel candidate there runs at
     /// serial speed; merged with a later look, such a point weighs what a call costs
-    /// over both. Fails, changing nothing, where the inputs cannot be built.
-    pub(super) fn remeasure(&mut self, index: usize, cap: Duration) -> Result<(), InputsError> {
+    /// over both. Returns the new look's own timings; fails, changing nothing, where
+    /// the inputs cannot be built.
+    pub(super) fn remeasure(&mut self, index: usize, cap: Duration) -> Result<Vec<Timed>, InputsError> {
         let point = self.results[index].0.clone();
         self.measure(&point, cap)?;
-        let Some((_, again)) = self.results.pop() else { return Ok(()) };
+        let Some((_, again)) = self.results.pop() else { return Ok(Vec::new()) };
+        let look = again.timed.clone();
         for t in again.timed {
             if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
                 let mut samples = std::mem::take(&mut first.samples);
@@ -99,7 +101,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             }
         }
         self.results[index].1.elapsed += again.elapsed;
-        Ok(())
+        Ok(look)
     }
 
     /// Reorders the preference (who wins a tie) by how each candidate does as a fixed

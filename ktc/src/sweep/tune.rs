@@ -181,7 +181,7 @@ fn refine_lattice<H: Harness>(
             Look::New(point) => (point_label(sweeper.tuner, point), sweeper.measure(point, cap)),
             Look::Again(index) => (
                 point_label(sweeper.tuner, &sweeper.results[index].0),
-                sweeper.remeasure(index, cap).map(|()| index),
+                sweeper.remeasure(index, cap).map(|_| index),
             ),
         };
         progress.point_done(&label);

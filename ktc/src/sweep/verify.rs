@@ -5,6 +5,7 @@ use super::harness::Harness;
 use super::measure::Rounds;
 use super::sample::sample_points;
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
+use super::timing::Timed;
 use super::{SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::provenance::summarize_changes;
@@ -118,8 +119,11 @@ fn verify_with<H: Harness>(
     // measurement is.
     for _ in 1..looks {
         for (i, verified) in points.iter_mut().enumerate() {
-            if sweeper.remeasure(i, cap).is_ok() {
-                *verified = verified_point(sweeper, &dispatch, i);
+            if let Ok(look) = sweeper.remeasure(i, cap) {
+                let mut merged = verified_point(sweeper, &dispatch, i);
+                merged.look_regrets = std::mem::take(&mut verified.look_regrets);
+                merged.look_regrets.push(regret_among(&times_by_label(sweeper, &look), &merged.chosen).1);
+                *verified = merged;
             }
         }
     }
@@ -170,31 +174,41 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
         ChoiceSource::Region { index, .. } => Some(index),
         ChoiceSource::Fallback { .. } => None,
     };
-    // Each candidate's cost, as the sweep compares them (see `sweep::timing`): the
-    // mean of its runs but the slowest fifth.
-    let times_ns: BTreeMap<String, f64> = result
-        .timed
-        .iter()
-        .filter(|t| sweeper.live[t.candidate])
-        .map(|t| (label(sweeper, t.candidate), t.cost_ns))
-        .collect();
+    let times_ns = times_by_label(sweeper, &result.timed);
     let chosen = match choice.block_size {
         Some(b) => format!("{}/{b}", choice.variant),
         None => choice.variant.to_string(),
     };
-    let (fastest_label, best) = times_ns
-        .iter()
-        .min_by(|a, b| a.1.total_cmp(b.1))
-        .map_or((String::new(), f64::NAN), |(k, v)| (k.clone(), *v));
-    // A choice that was not timed (excluded, or unavailable here) counts as the worst.
-    let chosen_ns =
-        times_ns.get(&chosen).copied().unwrap_or_else(|| times_ns.values().copied().fold(f64::NAN, f64::max));
+    let (fastest, regret) = regret_among(&times_ns, &chosen);
     VerifiedPoint {
         point: point_map(sweeper.tuner, point),
         chosen,
         region,
-        fastest: fastest_label,
-        regret: chosen_ns / best,
+        fastest,
+        regret,
         times_ns,
+        look_regrets: vec![regret],
     }
+}
+
+/// Each live candidate's cost, by label, as the sweep compares them (see
+/// `sweep::timing`): the mean of its runs but the slowest fifth.
+fn times_by_label<H: Harness>(sweeper: &Sweeper<'_, H>, timed: &[Timed]) -> BTreeMap<String, f64> {
+    timed
+        .iter()
+        .filter(|t| sweeper.live[t.candidate])
+        .map(|t| (label(sweeper, t.candidate), t.cost_ns))
+        .collect()
+}
+
+/// The fastest candidate among `times_ns` and `chosen`'s regret against it. A choice
+/// that was not timed (excluded, or unavailable here) counts as the slowest.
+fn regret_among(times_ns: &BTreeMap<String, f64>, chosen: &str) -> (String, f64) {
+    let (fastest, best) = times_ns
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map_or((String::new(), f64::NAN), |(k, v)| (k.clone(), *v));
+    let chosen_ns =
+        times_ns.get(chosen).copied().unwrap_or_else(|| times_ns.values().copied().fold(f64::NAN, f64::max));
+    (fastest, chosen_ns / best)
 }
