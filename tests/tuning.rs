@@ -266,3 +266,24 @@ fn points_an_earlier_verify_flagged_are_re_swept_whatever_the_refines_own_verify
     assert!(again.verify.as_ref().unwrap().earlier.is_empty());
     assert_eq!(again.entry_path, refined.entry_path, "kept");
 }
+
+#[test]
+fn recorded_points_outside_the_sweep_or_its_axes_are_skipped_not_measured() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    let (_, entry) = write_wrong_below_100(dir.path());
+    // A hostile record beside the entry (the name and shape `verify` writes): a size no
+    // memory holds, one below the grid, an axis the kernel lacks, a label for a number.
+    let name = entry.file_name().unwrap().to_str().unwrap();
+    let stem = entry.file_stem().unwrap().to_str().unwrap();
+    let record = serde_json::json!({
+        "entry": name,
+        "points": [{"n": 1_000_000_000_000_000u64}, {"n": 1}, {"m": 50}, {"n": "fifty"}],
+    });
+    std::fs::write(entry.with_file_name(format!("{stem}.flagged-hostile")), record.to_string()).unwrap();
+    let lenient = VerifyOptions { points: 6, looks: 1, threshold: 1_000.0, ..VerifyOptions::default() };
+    let refined = refine(TUNER, &lenient, &options).unwrap();
+    assert!(refined.verify.as_ref().unwrap().earlier.is_empty());
+    assert_eq!(refined.entry_path, entry, "nothing to re-sweep: kept");
+}

@@ -86,7 +86,8 @@ pub(super) fn refine_flagged<H: Harness>(
 /// The points earlier verifies of the entry at `path` flagged and recorded beside it,
 /// each with its index among the sweeper's results: the sampled point's where this
 /// verify sampled it too, else measured now. A recorded point that is not a point of
-/// the kernel's axes is skipped with a warning.
+/// the kernel's axes, or lies outside the sweep's range (where verify never samples; a
+/// hostile record could ask for inputs no memory holds), is skipped with a warning.
 fn earlier_flags<H: Harness>(
     sweeper: &mut Sweeper<'_, H>,
     path: &Path,
@@ -96,9 +97,10 @@ fn earlier_flags<H: Harness>(
 ) -> Vec<(usize, VerifiedPoint)> {
     let mut earlier = Vec::new();
     for recorded in recorded_flagged(path) {
-        let Some(point) = stored_point(sweeper.tuner, &recorded) else {
+        let Some(point) = stored_point(sweeper.tuner, &recorded).filter(|p| within_grid(sweeper.tuner, p))
+        else {
             warn_once(format!(
-                "ignoring a point recorded beside {} that is not a point of `{}`: {recorded:?}",
+                "ignoring a point recorded beside {} that is not a point of `{}`'s sweep: {recorded:?}",
                 path.display(),
                 sweeper.tuner.name
             ));
@@ -112,6 +114,17 @@ fn earlier_flags<H: Harness>(
         earlier.extend(found);
     }
     earlier
+}
+
+/// Whether every numeric value of `point` lies between its axis' smallest and largest
+/// grid values (labels are grid values by construction).
+fn within_grid(tuner: &KernelInfo, point: &[GridValue]) -> bool {
+    tuner.axes.iter().zip(point).all(|(axis, value)| {
+        let GridValue::Int(v) = value else { return true };
+        let ints = axis.grid.iter().filter_map(|g| if let GridValue::Int(n) = g { Some(*n) } else { None });
+        let (low, high) = ints.fold((u64::MAX, 0), |(l, h), n| (l.min(n), h.max(n)));
+        (low..=high).contains(v)
+    })
 }
 
 /// The entry's measurements as point results (runs as stored; an old entry without
