@@ -1,6 +1,6 @@
 //! Re-tuning every registered kernel on every device it can run on, in one pass.
 
-use crate::job::VerifyReport;
+use crate::job::{VerifiedPoint, VerifyReport};
 use crate::registry::{KernelInfo, discover_kernels};
 use crate::sweep::{SweepOptions, SweepReport};
 use crate::{Capability, capability_available, hw_fingerprint_for};
@@ -177,14 +177,17 @@ fn write_refine_verdict(f: &mut fmt::Formatter<'_>, verified: &VerifyReport, ent
     for r in &verified.flagged {
         writeln!(f, "  flagged: {} ({} points, worst {:.3})", r.region, r.points, r.worst_regret)?;
     }
-    // Recorded by earlier verifies; those this verify flagged too are counted once.
-    let mut flagged: usize = verified.flagged.iter().map(|r| r.points).sum();
     for p in &verified.earlier {
-        let point: Vec<String> =
-            p.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
-        writeln!(f, "  flagged by an earlier verify: {} (regret now {:.3})", point.join(", "), p.regret)?;
-        flagged += usize::from(p.regret <= verified.threshold || !verified.points.contains(p));
+        writeln!(f, "  flagged by an earlier verify: {} (regret now {:.3})", p.point_text(), p.regret)?;
     }
+    // Flagged now or recorded by an earlier verify; a point both is counted once.
+    let mut flagged: Vec<&VerifiedPoint> = verified.flagged_points().collect();
+    for p in &verified.earlier {
+        if !flagged.iter().any(|q| q.point == p.point) {
+            flagged.push(p);
+        }
+    }
+    let flagged = flagged.len();
     if verified.entry == entry {
         writeln!(
             f,

@@ -168,6 +168,25 @@ impl VerifyReport {
     pub fn is_within(&self) -> bool {
         self.flagged.is_empty()
     }
+
+    /// Whether `point`'s regret exceeds the threshold.
+    pub fn flags(&self, point: &VerifiedPoint) -> bool {
+        point.regret > self.threshold
+    }
+
+    /// The sampled points whose regret exceeds the threshold, in sample order.
+    pub fn flagged_points(&self) -> impl Iterator<Item = &VerifiedPoint> {
+        self.points.iter().filter(|p| self.flags(p))
+    }
+}
+
+impl VerifiedPoint {
+    /// The point as `axis=value` pairs, labels unquoted: `n_samples=1063, loc=host`.
+    pub fn point_text(&self) -> String {
+        let pairs: Vec<String> =
+            self.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
+        pairs.join(", ")
+    }
 }
 
 impl fmt::Display for VerifyReport {
@@ -180,9 +199,7 @@ impl fmt::Display for VerifyReport {
             self.points.len()
         )?;
         for p in &self.points {
-            let point: Vec<String> =
-                p.point.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
-            let mark = if p.regret > self.threshold { "  <-- flagged" } else { "" };
+            let mark = if self.flags(p) { "  <-- flagged" } else { "" };
             let (low, high) =
                 p.look_regrets.iter().fold((f64::INFINITY, 0.0_f64), |(l, h), &r| (l.min(r), h.max(r)));
             let looks = if p.look_regrets.len() > 1 {
@@ -193,7 +210,7 @@ impl fmt::Display for VerifyReport {
             writeln!(
                 f,
                 "  {:<44} chosen {:<22} fastest {:<22} regret {:.3}{looks}{mark}",
-                point.join(", "),
+                p.point_text(),
                 p.chosen,
                 p.fastest,
                 p.regret

@@ -27,7 +27,7 @@ pub(super) fn refine_flagged<H: Harness>(
 ) -> Result<SweepReport, Error> {
     let (mut sweeper, path, entry, mut report) = verified(tuner, harness, options, verify)?;
     let mut flagged: Vec<usize> =
-        (0..sweeper.results.len()).filter(|&i| report.points[i].regret > verify.threshold).collect();
+        (0..sweeper.results.len()).filter(|&i| report.flags(&report.points[i])).collect();
     let mut regions: Vec<Option<usize>> = report.flagged.iter().map(|r| r.index).collect();
     for (index, point) in earlier_flags(&mut sweeper, &path, &report, options, verify) {
         if !flagged.contains(&index) {

@@ -92,16 +92,15 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         let point = self.results[index].0.clone();
         self.measure(&point, cap)?;
         let Some((_, again)) = self.results.pop() else { return Ok(Vec::new()) };
-        let look = again.timed.clone();
-        for t in again.timed {
+        for t in &again.timed {
             if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
                 let mut samples = std::mem::take(&mut first.samples);
-                samples.extend(t.samples);
+                samples.extend(&t.samples);
                 *first = Timed::new(t.candidate, samples);
             }
         }
         self.results[index].1.elapsed += again.elapsed;
-        Ok(look)
+        Ok(again.timed)
     }
 
     /// Reorders the preference (who wins a tie) by how each candidate does as a fixed

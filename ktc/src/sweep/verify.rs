@@ -69,8 +69,7 @@ pub(super) fn verify<H: Harness>(
 ) -> Result<SweepReport, Error> {
     let (_, path, entry, mut report) = verified(tuner, harness, options, verify)?;
     if !report.is_within() {
-        let points: Vec<Point> =
-            report.points.iter().filter(|p| p.regret > report.threshold).map(|p| p.point.clone()).collect();
+        let points: Vec<Point> = report.flagged_points().map(|p| p.point.clone()).collect();
         match record_flagged(&path, &points) {
             Ok(recorded) => report.recorded = Some(recorded),
             Err(e) => {
