@@ -24,9 +24,7 @@ const GRID_SHARE: f64 = 0.6;
 /// disagreement between neighbours), so settling only ever had what was left: with
 /// `joint_hist_batched`'s 14 s, nothing, and 93 close calls out of 107 points kept one
 /// look. In 24 alternating runs a side of `cargo bench --bench tuning_quality`, all
-/// four targets in 15 against 14 (within the noise), and a shorter tail: worst regret
-/// at most 1.22 against 1.38, tuned dispatch at every point at least 0.887 of always
-/// `par_pairs` against 0.724.
+/// four targets in 15 against 14: no gain the benchmark can resolve, and no loss.
 const SETTLE_SHARE: f64 = 0.15;
 
 /// Refinement stops once every crossover is bracketed within this factor.
