@@ -5,6 +5,7 @@ use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::measure::PointResult;
 use super::plan::{Candidate, candidate_named};
+use super::sample::grid_range;
 use super::sweeper::{Sweeper, limits};
 use super::timing::Timed;
 use super::tune::{Kept, Seed, tune};
@@ -121,9 +122,7 @@ fn earlier_flags<H: Harness>(
 fn within_grid(tuner: &KernelInfo, point: &[GridValue]) -> bool {
     tuner.axes.iter().zip(point).all(|(axis, value)| {
         let GridValue::Int(v) = value else { return true };
-        let ints = axis.grid.iter().filter_map(|g| if let GridValue::Int(n) = g { Some(*n) } else { None });
-        let (low, high) = ints.fold((u64::MAX, 0), |(l, h), n| (l.min(n), h.max(n)));
-        (low..=high).contains(v)
+        grid_range(axis).is_some_and(|(low, high)| (low..=high).contains(v))
     })
 }
 

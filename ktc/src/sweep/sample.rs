@@ -15,9 +15,8 @@ fn sample_axis(axis: &AxisInfo, rng: &mut Rng) -> GridValue {
     if axis.kind == AxisKind::Categorical || axis.grid.iter().any(|v| matches!(v, GridValue::Label(_))) {
         return axis.grid[(rng.next() % axis.grid.len() as u64) as usize];
     }
-    let nums: Vec<u64> =
-        axis.grid.iter().filter_map(|v| if let GridValue::Int(n) = v { Some(*n) } else { None }).collect();
-    let (lo, hi) = (nums.iter().copied().min().unwrap_or(0), nums.iter().copied().max().unwrap_or(0));
+    let nums: Vec<u64> = grid_ints(axis).collect();
+    let (lo, hi) = grid_range(axis).unwrap_or((0, 0));
     let (llo, lhi) = ((lo.max(1) as f64).ln(), (hi.max(1) as f64).ln());
     // Off the grid where the range leaves room (a few tries), else anything in range.
     let mut value = lo;
@@ -28,6 +27,17 @@ fn sample_axis(axis: &AxisInfo, rng: &mut Rng) -> GridValue {
         }
     }
     GridValue::Int(value)
+}
+
+/// The numeric values of `axis`' sweep grid.
+fn grid_ints(axis: &AxisInfo) -> impl Iterator<Item = u64> + '_ {
+    axis.grid.iter().filter_map(|v| if let GridValue::Int(n) = v { Some(*n) } else { None })
+}
+
+/// The smallest and largest numeric value of `axis`' sweep grid: the range verify
+/// samples in; `None` where the grid holds no number.
+pub(super) fn grid_range(axis: &AxisInfo) -> Option<(u64, u64)> {
+    Some((grid_ints(axis).min()?, grid_ints(axis).max()?))
 }
 
 #[cfg(test)]
