@@ -3,7 +3,8 @@
 //! For `joint_hist_batched` and `discretize`, in one run: the default sweep (refined)
 //! and the grid-only sweep, each timed, then `ktc::verify` at the same off-grid sizes
 //! (log-uniform, fixed seed): regret `t(chosen) / t(fastest)` (geomean, worst) and tuned
-//! dispatch against always running each single candidate (`t(fixed) / t(tuned)`).
+//! dispatch against always running each single candidate (`t(fixed) / t(tuned)`), and
+//! the share of CPU time the hypervisor stole during each sweep and verify.
 //!
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
 //! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels;
@@ -11,7 +12,7 @@
 //! N more times, so the judge's own spread on one entry shows next to the regrets).
 
 use ktc::KernelInfo;
-use ktc::sweep::{SweepMode, SweepOptions};
+use ktc::sweep::{CpuTimes, SweepMode, SweepOptions};
 use ktc::verify::{VerifyOptions, VerifyReport, verify};
 use ktc_kernels::{discretize, joint_hist_batched};
 use std::time::{Duration, Instant};
@@ -31,11 +32,12 @@ fn main() {
             continue;
         }
         for &(mode_name, mode, grid_only) in &modes {
-            let (wall, regions, report, again) = measure(tuner, mode, grid_only, points);
+            let (wall, regions, stolen, report, again) = measure(tuner, mode, grid_only, points);
             println!(
-                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions\n{report}",
+                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions, {} of CPU time stolen\n{report}",
                 tuner.name,
-                wall.as_secs_f64()
+                wall.as_secs_f64(),
+                percent(stolen)
             );
             for (k, r) in again.iter().enumerate() {
                 println!("same entry, verify {}: {}", k + 2, summary(r));
@@ -46,15 +48,26 @@ fn main() {
                     );
                 }
             }
-            rows.push((tuner.name, mode_name, wall, regions, report));
+            rows.push((tuner.name, mode_name, wall, regions, stolen, report));
         }
     }
     println!(
-        "\nkernel               sweep      wall s  regions  regret geomean  worst  best fixed: tuned speedup geomean / worst point"
+        "\nkernel               sweep      wall s  regions  regret geomean  worst  best fixed: tuned speedup geomean / worst point  stolen: sweep verify"
     );
-    for (kernel, mode, wall, regions, r) in &rows {
-        println!("{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {}", wall.as_secs_f64(), summary(r));
+    for (kernel, mode, wall, regions, stolen, r) in &rows {
+        println!(
+            "{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {}  {} {}",
+            wall.as_secs_f64(),
+            summary(r),
+            percent(*stolen),
+            percent(r.stolen_share)
+        );
     }
+}
+
+/// A share of CPU time as a percentage, `-` where the system does not count it.
+fn percent(share: Option<f64>) -> String {
+    share.map_or("-".into(), |s| format!("{:.1}%", s * 100.0))
 }
 
 /// Regret geomean and worst, then the best fixed candidate's speedup, on one line.
@@ -67,13 +80,14 @@ fn summary(r: &VerifyReport) -> String {
 }
 
 /// Sweeps into a fresh store, then verifies the entry, and again `TQ_REVERIFY` times:
-/// (sweep wall time, regions, report, the further reports).
+/// (sweep wall time, regions, the share of CPU time stolen during the sweep, report,
+/// the further reports).
 fn measure(
     tuner: &'static KernelInfo,
     mode: SweepMode,
     grid_only: bool,
     points: usize,
-) -> (Duration, usize, VerifyReport, Vec<VerifyReport>) {
+) -> (Duration, usize, Option<f64>, VerifyReport, Vec<VerifyReport>) {
     let dir = tempfile::tempdir().expect("a temporary store");
     let options = SweepOptions {
         mode,
@@ -84,9 +98,10 @@ fn measure(
         grid_only,
         ..SweepOptions::from_env()
     };
-    let started = Instant::now();
+    let (started, cpu) = (Instant::now(), CpuTimes::now());
     let report = (tuner.sweep)(&options).unwrap_or_else(|e| panic!("sweep of {}: {e}", tuner.name));
     let wall = started.elapsed();
+    let stolen = cpu.zip(CpuTimes::now()).and_then(|(before, after)| after.stolen_share_since(&before));
     let verify_options = VerifyOptions { points, ..VerifyOptions::default() };
     let judge = SweepOptions { budget: Some(Duration::from_secs(120)), ..options };
     let again: usize = std::env::var("TQ_REVERIFY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
@@ -94,5 +109,5 @@ fn measure(
         verify(tuner, &verify_options, &judge).unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name))
     });
     let first = reports.next().expect("one verify at least");
-    (wall, report.entry.regions.len(), first, reports.collect())
+    (wall, report.entry.regions.len(), stolen, first, reports.collect())
 }

@@ -128,6 +128,10 @@ fn verify_measures_off_grid_points_and_compares_fixed_choices() {
     assert!(report.geomean_regret >= 1.0 && report.worst_regret >= report.geomean_regret);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["points"].as_array().unwrap().len(), 6);
+    // The hypervisor's share of the time is counted where the system keeps it.
+    assert_eq!(report.stolen_share.is_some(), cfg!(target_os = "linux"), "{report}");
+    assert!(report.stolen_share.is_none_or(|s| (0.0..=1.0).contains(&s)), "{report}");
+    assert!(json.as_object().unwrap().contains_key("stolen_share"));
 }
 
 /// Writes an entry (without measurements) that always picks `fixed_cost`, up to 40×

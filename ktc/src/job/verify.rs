@@ -101,7 +101,19 @@ pub struct VerifyReport {
     /// In `retune --refine`: the points earlier verifies of the entry flagged and
     /// recorded, measured again; their regions are re-swept whatever their regret now.
     pub earlier: Vec<VerifiedPoint>,
+    /// The share of the machine's CPU time the hypervisor took (stole) while the points
+    /// were measured (see [`CpuTimes`](crate::sweep::CpuTimes)); `None` where the
+    /// system does not count it. Parallel candidates wait for stolen time, so regrets
+    /// measured while it is a few percent may be the host's rather than the entry's.
+    pub stolen_share: Option<f64>,
 }
+
+/// From this share of stolen CPU time on, the report says its regrets may be the
+/// host's. In twenty benchmark runs during which the development VM's host stole 4.4%
+/// of its CPU time, single looks of `verify` measured regrets up to 4.8 at points where
+/// the other two looks measured 1.0–1.4 (`TQ_KERNELS=joint_hist_batched cargo bench
+/// --bench tuning_quality`).
+const STOLEN_NOTICE: f64 = 0.01;
 
 fn geomean(values: impl Iterator<Item = f64>) -> f64 {
     let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
@@ -161,6 +173,7 @@ impl VerifyReport {
             skipped,
             recorded: None,
             earlier: Vec::new(),
+            stolen_share: None,
         }
     }
 
@@ -221,6 +234,16 @@ impl fmt::Display for VerifyReport {
             "regret: geomean {:.3}, worst {:.3} (threshold {:.2})",
             self.geomean_regret, self.worst_regret, self.threshold
         )?;
+        if let Some(share) = self.stolen_share {
+            write!(f, "host: {:.1}% of CPU time stolen by the hypervisor while measuring", share * 100.0)?;
+            if share >= STOLEN_NOTICE {
+                write!(
+                    f,
+                    "; parallel candidates wait for it, so these regrets may be the host's: verify again later"
+                )?;
+            }
+            writeln!(f)?;
+        }
         for r in &self.flagged {
             let index = r.index.map_or("-".to_string(), |i| i.to_string());
             writeln!(
@@ -291,5 +314,23 @@ mod tests {
         assert!((r.fixed[0].worst_speedup - 2.0 / 3.0).abs() < 1e-12);
         assert!((r.fixed[1].geomean_speedup - (1.0f64 * 4.0).powf(1.0 / 3.0)).abs() < 1e-12);
         assert!(r.to_string().contains("flagged region 0"));
+    }
+
+    #[test]
+    fn the_stolen_share_is_shown_and_warned_about_from_one_percent() {
+        let points = vec![point(10, "a", 0, &[("a", 100.0), ("b", 200.0)])];
+        let report =
+            VerifyReport::new("k".into(), "e.json".into(), 1.1, points, &["→ a".to_string()], vec![]);
+        assert!(!report.to_string().contains("stolen"), "not counted: nothing said");
+        let quiet = VerifyReport { stolen_share: Some(0.004), ..report.clone() }.to_string();
+        assert!(
+            quiet.contains("host: 0.4% of CPU time stolen by the hypervisor while measuring\n"),
+            "{quiet}"
+        );
+        let busy = VerifyReport { stolen_share: Some(0.044), ..report }.to_string();
+        assert!(
+            busy.contains("host: 4.4% of CPU time stolen") && busy.contains("may be the host's"),
+            "{busy}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 use super::harness::Harness;
 use super::measure::Rounds;
 use super::sample::sample_points;
+use super::steal::CpuTimes;
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::Timed;
 use super::{SweepOptions, SweepReport};
@@ -92,6 +93,7 @@ fn verify_with<H: Harness>(
     sweeper.judged = Some(Arc::clone(&dispatch));
     let cap = point_cap(options, verify);
     let looks = verify.looks.max(1);
+    let before = CpuTimes::now();
     let mut points = Vec::new();
     let mut skipped = Vec::new();
     // Points whose inputs cannot be built here (device data without a device) are
@@ -135,8 +137,12 @@ fn verify_with<H: Harness>(
     if points.len() == verify.points {
         skipped.clear();
     }
+    let stolen_share =
+        before.zip(CpuTimes::now()).and_then(|(before, after)| after.stolen_share_since(&before));
     let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
-    Ok(VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped))
+    let report =
+        VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped);
+    Ok(VerifyReport { stolen_share, ..report })
 }
 
 /// The time one look at one verified point may take: the verify's budget shared out.
