@@ -109,7 +109,7 @@ pub struct VerifyReport {
 }
 
 /// From this share of stolen CPU time on, the report says its regrets may be the
-/// host's. In twenty benchmark runs during which the development VM's host stole 4.4%
+/// host's. In twenty benchmark runs during which the development VM's host stole 4.5%
 /// of its CPU time, single looks of `verify` measured regrets up to 4.8 at points where
 /// the other two looks measured 1.0–1.4 (`TQ_KERNELS=joint_hist_batched cargo bench
 /// --bench tuning_quality`).
