@@ -76,9 +76,12 @@
 //!   [R]}],
 //!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
 //!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
-//!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT]}` (exit 1 when a region
-//!   is flagged; `recorded`: where the flagged points were recorded beside the entry
-//!   for the next `retune --refine`; `earlier` is empty outside `retune --refine`).
+//!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT], "stolen_share":
+//!   S|null}` (exit 1 when a region is flagged; `recorded`: where the flagged points
+//!   were recorded beside the entry for the next `retune --refine`; `earlier` is empty
+//!   outside `retune --refine`; `stolen_share`: the share, 0 to 1, of the machine's CPU
+//!   time the hypervisor stole while the points were measured, `null` where the system
+//!   does not count it).
 
 mod args;
 mod bundle;
