@@ -101,7 +101,7 @@ fn measure(
     let (started, cpu) = (Instant::now(), CpuTimes::now());
     let report = (tuner.sweep)(&options).unwrap_or_else(|e| panic!("sweep of {}: {e}", tuner.name));
     let wall = started.elapsed();
-    let stolen = cpu.zip(CpuTimes::now()).and_then(|(before, after)| after.stolen_share_since(&before));
+    let stolen = CpuTimes::stolen_share_from(cpu);
     let verify_options = VerifyOptions { points, ..VerifyOptions::default() };
     let judge = SweepOptions { budget: Some(Duration::from_secs(120)), ..options };
     let again: usize = std::env::var("TQ_REVERIFY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);

@@ -34,6 +34,12 @@ impl CpuTimes {
         Some(stolen as f64 / total as f64)
     }
 
+    /// The share of the CPU time from `earlier` (a reading of [`CpuTimes::now`]) until
+    /// now that was stolen; `None` where either reading is missing.
+    pub fn stolen_share_from(earlier: Option<CpuTimes>) -> Option<f64> {
+        CpuTimes::now()?.stolen_share_since(&earlier?)
+    }
+
     /// `/proc/stat`'s summary line, `cpu  user nice system idle iowait irq softirq steal …`.
     fn parse(line: &str) -> Option<CpuTimes> {
         let mut fields = line.split_whitespace();

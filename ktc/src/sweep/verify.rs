@@ -137,8 +137,7 @@ fn verify_with<H: Harness>(
     if points.len() == verify.points {
         skipped.clear();
     }
-    let stolen_share =
-        before.zip(CpuTimes::now()).and_then(|(before, after)| after.stolen_share_since(&before));
+    let stolen_share = CpuTimes::stolen_share_from(before);
     let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
     let report =
         VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped);
