@@ -1,5 +1,6 @@
 //! The stored entry: one immutable JSON file per sweep result.
 
+use crate::HostLoad;
 use crate::decision::{Axis, DecisionTable, Region};
 use crate::provenance::Provenance;
 use serde::{Deserialize, Serialize};
@@ -40,6 +41,11 @@ pub struct Entry {
     /// The command that reproduces the sweep.
     #[serde(default)]
     pub reproduce: Option<String>,
+    /// How busy the machine was while the sweep measured (for `retune --refine`, the
+    /// busier of the re-sweep and the entry it kept measurements from); `None` in
+    /// entries written before it was recorded, or where the system keeps no count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<HostLoad>,
 }
 
 impl Entry {

@@ -40,6 +40,7 @@ mod entry;
 mod error;
 mod fingerprint;
 pub mod guide;
+mod host_load;
 mod job;
 mod provenance;
 mod registry;
@@ -64,6 +65,7 @@ pub use dispatch::{Choice, ChoiceSource, Dispatch};
 pub use entry::{Entry, Exclusion, Measurement, SCHEMA};
 pub use error::Error;
 pub use fingerprint::{hw_fingerprint, hw_fingerprint_for, normalize_cpu_model};
+pub use host_load::{CpuTimes, HostLoad};
 /// Turns a module of kernel variants into a tuned kernel (see the `ktc-macros` crate).
 #[doc(inline)]
 pub use ktc_macros::tunable;

@@ -83,6 +83,7 @@ fn hostile_value(rng: &mut Rng) -> Value {
         json!({"eq": "x"}),
         json!(true),
         json!("2026-11-30T08:99:99.000000Z"),
+        json!({"stolen": 1e300, "other": -1}),
     ])
 }
 
@@ -137,6 +138,7 @@ fn fuzzed(base: &Value, rng: &mut Rng) -> Vec<u8> {
                     "provenance",
                     "measurements",
                     "noise",
+                    "load",
                 ]);
                 v[field] = hostile_value(rng);
             }

@@ -76,12 +76,13 @@
 //!   [R]}],
 //!   "geomean_regret", "worst_regret", "flagged": [{"index", "region", "points",
 //!   "worst_regret"}], "fixed": [{"candidate", "geomean_speedup", "worst_speedup"}],
-//!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT], "stolen_share":
-//!   S|null}` (exit 1 when a region is flagged; `recorded`: where the flagged points
-//!   were recorded beside the entry for the next `retune --refine`; `earlier` is empty
-//!   outside `retune --refine`; `stolen_share`: the share, 0 to 1, of the machine's CPU
-//!   time the hypervisor stole while the points were measured, `null` where the system
-//!   does not count it).
+//!   "skipped": [STR], "recorded": FILE|null, "earlier": [POINT], "load": LOAD|null,
+//!   "entry_load": LOAD|null}` (exit 1 when a region is flagged; `recorded`: where the
+//!   flagged points were recorded beside the entry for the next `retune --refine`;
+//!   `earlier` is empty outside `retune --refine`; `load`: `{"stolen", "other"}`, the
+//!   shares, 0 to 1, of the machine's CPU time the hypervisor stole and other processes
+//!   used while the points were measured, `null` where the system does not count them;
+//!   `entry_load`: the same for the entry's sweep, as the entry records it).
 
 mod args;
 mod bundle;

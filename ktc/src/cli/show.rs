@@ -7,7 +7,7 @@
 
 use super::context::{Ctx, Failure};
 use super::table;
-use crate::{AxisValue, DecisionTable, Entry, Measurement};
+use crate::{AxisValue, DecisionTable, Entry, HostLoad, Measurement};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -34,6 +34,9 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
     if let Some(noise) = entry.noise {
         let _ = writeln!(out, "noise:        {:.1}% (largest spread/median of a winner)", noise * 100.0);
     }
+    if let Some(line) = load_line(&entry) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(command) = &entry.reproduce {
         let _ = writeln!(out, "reproduce:    {command}");
     }
@@ -56,6 +59,19 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
     }
     exclusions(&entry, &mut out);
     Ok(out)
+}
+
+/// How busy the machine was while the sweep measured, with the advice to retune once
+/// it is quiet where that may have changed the choices; `None` for an entry that does
+/// not say.
+fn load_line(entry: &Entry) -> Option<String> {
+    let load = entry.load?;
+    let advice = if load.reaches(&HostLoad::BUSY_SWEEP) {
+        format!(" (busy: `ktc retune {}` once the machine is quiet)", entry.kernel)
+    } else {
+        String::new()
+    };
+    Some(format!("measured:     while {load}{advice}"))
 }
 
 /// One line per distinct exclusion: a reason shared by many grid points (a skipped
@@ -205,6 +221,21 @@ mod tests {
         assert!(text.len() < 64 << 10, "{} bytes", text.len());
         assert!(text.contains("… 988 more series") && text.contains("… 900 more grid points"), "{text}");
         assert!(text.lines().nth(1).unwrap().contains('*'), "the chosen cell is starred");
+    }
+
+    #[test]
+    fn the_load_line_says_how_busy_the_sweep_was_and_when_to_retune() {
+        let mut entry = wide_entry(0);
+        assert_eq!(load_line(&entry), None, "an entry that does not say");
+        entry.load = Some(HostLoad { stolen: 0.004, other: 0.02 });
+        let quiet = load_line(&entry).unwrap();
+        assert_eq!(
+            quiet,
+            "measured:     while the hypervisor stole 0.4% and other processes used 2.0% of the CPU time"
+        );
+        entry.load = Some(HostLoad { stolen: 0.004, other: 0.38 });
+        let busy = load_line(&entry).unwrap();
+        assert!(busy.ends_with("(busy: `ktc retune wide` once the machine is quiet)"), "{busy}");
     }
 
     /// The largest entry the store accepts ([`Entry::MAX_MEASUREMENTS`]) shows in as

@@ -109,6 +109,7 @@ impl KernelTuningCache {
             excluded: Vec::new(),
             noise: None,
             reproduce: None,
+            load: None,
         }
     }
 

@@ -10,7 +10,7 @@ use super::sweeper::{Sweeper, point_map};
 use crate::decision::{GridValues, Winner, compact_regions_within};
 use crate::entry::{Entry, Measurement, SCHEMA};
 use crate::registry::GridValue;
-use crate::{Condition, Error, Provenance, Region};
+use crate::{Condition, Error, HostLoad, Provenance, Region};
 
 /// The refined grid with every cell's decision final (after every exclusion).
 pub(super) struct Measured {
@@ -47,6 +47,7 @@ pub(super) fn build_entry<H: Harness>(
     options: &SweepOptions,
     fingerprint: &str,
     reproduce: String,
+    load: Option<HostLoad>,
 ) -> Result<Entry, Error> {
     let tuner = sweeper.tuner;
     let lattice = &measured.lattice;
@@ -79,6 +80,7 @@ pub(super) fn build_entry<H: Harness>(
         excluded: sweeper.excluded.clone(),
         noise: Some(noise(sweeper, &lattice.cells)),
         reproduce: Some(reproduce),
+        load,
     };
     entry.table().validate(Some(&schema))?;
     Ok(entry)

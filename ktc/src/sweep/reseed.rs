@@ -79,7 +79,7 @@ pub(super) fn refine_flagged<H: Harness>(
         let (region, cell) = table.at(point);
         (!regions.contains(&region)).then_some(cell)
     });
-    let mut refined = tune(tuner, harness, options, Some(Seed { sweeper, lattice, kept }))?;
+    let mut refined = tune(tuner, harness, options, Some(Seed { sweeper, lattice, kept, load: entry.load }))?;
     refined.verify = Some(report);
     Ok(refined)
 }

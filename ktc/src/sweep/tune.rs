@@ -12,7 +12,8 @@ use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
 use crate::registry::{AxisInfo, GridValue, KernelInfo};
-use crate::{AxisKind, Error};
+use crate::warn::warn_once;
+use crate::{AxisKind, CpuTimes, Error, HostLoad};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -50,6 +51,8 @@ pub(super) struct Seed<'a, 'f, H: Harness> {
     pub sweeper: Sweeper<'a, H>,
     pub lattice: Lattice,
     pub kept: Kept<'f>,
+    /// What the entry's own sweep measured under, for the measurements it keeps.
+    pub load: Option<HostLoad>,
 }
 
 /// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
@@ -63,8 +66,9 @@ pub(super) fn tune<H: Harness>(
     let cache = open_cache(options)?;
     let budget = limits(options).1;
     let started = Instant::now();
-    let (mut sweeper, mut lattice, kept) = match seed {
-        Some(Seed { sweeper, lattice, kept }) => (sweeper, lattice, kept),
+    let cpu = CpuTimes::now();
+    let (mut sweeper, mut lattice, kept, kept_load) = match seed {
+        Some(Seed { sweeper, lattice, kept, load }) => (sweeper, lattice, kept, load),
         None => {
             let mut sweeper = Sweeper::new(tuner, harness, options)?;
             let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
@@ -73,7 +77,7 @@ pub(super) fn tune<H: Harness>(
             sweeper.rank_by_grid();
             let lattice = grid_lattice(&sweeper).map_err(fail)?;
             let none: Kept<'_> = Box::new(|_| None);
-            (sweeper, lattice, none)
+            (sweeper, lattice, none, None)
         }
     };
     if !options.grid_only {
@@ -82,16 +86,32 @@ pub(super) fn tune<H: Harness>(
         settle(&mut sweeper, &lattice, budget.saturating_sub(started.elapsed()));
     }
     let measured = Measured::new(&sweeper, lattice)?;
+    let load = busier(HostLoad::since(cpu), kept_load);
     let entry = build_entry(
         &sweeper,
         &measured,
         options,
         cache.fingerprint(),
         super::reproduce::command(tuner, options, cache.fingerprint()),
+        load,
     )?;
     let entry_path = cache.write_entry(&entry)?;
+    if let Some(load) = load.filter(|l| l.reaches(&HostLoad::BUSY_SWEEP)) {
+        warn_once(format!(
+            "{}: tuned while {load}; its choices may not fit this machine once it is quiet: `ktc retune {}` then",
+            tuner.name, tuner.name
+        ));
+    }
     let pushed = if options.skip_push { None } else { crate::remote::push_after_sweep(&entry_path, &entry) };
     Ok(SweepReport { kernel: tuner.name.to_string(), entry_path, entry, pushed, verify: None })
+}
+
+/// Each share the larger of the two loads; either where the other is missing.
+fn busier(a: Option<HostLoad>, b: Option<HostLoad>) -> Option<HostLoad> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(HostLoad { stolen: a.stolen.max(b.stolen), other: a.other.max(b.other) }),
+        (a, b) => a.or(b),
+    }
 }
 
 /// What refinement may spend of the kernel's `budget` once `elapsed` has gone: all but
@@ -261,6 +281,15 @@ mod tests {
         // A grid that overran the refinement's share leaves refinement nothing.
         assert_eq!(refinement_budget(s(14), s(12)), Duration::ZERO);
         assert_eq!(refinement_budget(s(14), s(20)), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_re_sweep_records_the_busier_of_its_own_load_and_its_entry_s() {
+        let (a, b) = (HostLoad { stolen: 0.02, other: 0.30 }, HostLoad { stolen: 0.12, other: 0.01 });
+        assert_eq!(busier(Some(a), Some(b)), Some(HostLoad { stolen: 0.12, other: 0.30 }));
+        assert_eq!(busier(Some(a), None), Some(a));
+        assert_eq!(busier(None, Some(b)), Some(b));
+        assert_eq!(busier(None, None), None);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 use super::harness::Harness;
 use super::measure::Rounds;
 use super::sample::sample_points;
-use super::steal::CpuTimes;
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::Timed;
 use super::{SweepOptions, SweepReport};
@@ -13,7 +12,7 @@ use crate::provenance::summarize_changes;
 use crate::registry::{GridValue, KernelInfo};
 use crate::store::{LookupStatus, Point, record_flagged};
 use crate::warn::warn_once;
-use crate::{ChoiceSource, Dispatch, Entry, Error, Provenance};
+use crate::{ChoiceSource, CpuTimes, Dispatch, Entry, Error, HostLoad, Provenance};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -137,11 +136,11 @@ fn verify_with<H: Harness>(
     if points.len() == verify.points {
         skipped.clear();
     }
-    let stolen_share = CpuTimes::stolen_share_from(before);
+    let load = HostLoad::since(before);
     let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
     let report =
         VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped);
-    Ok(VerifyReport { stolen_share, ..report })
+    Ok(VerifyReport { load, entry_load: entry.load, ..report })
 }
 
 /// The time one look at one verified point may take: the verify's budget shared out.
