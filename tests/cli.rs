@@ -120,7 +120,9 @@ fn list_marks_the_tuned_entry_current() {
     assert_eq!(e["fingerprint"], FINGERPRINT);
     assert!(e["regions"].as_u64().unwrap() >= 1);
     let plain = text(&ktc(&STORE, &["list"]).stdout);
-    assert!(plain.lines().any(|l| l.contains("sum") && l.ends_with("current")), "{plain}");
+    // `current`, or `current, tuned under load` where other tests' processes kept the
+    // machine busy while the store's sweep measured.
+    assert!(plain.lines().any(|l| l.contains("sum") && l.contains(" current")), "{plain}");
 }
 
 #[test]

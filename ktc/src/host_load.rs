@@ -88,11 +88,13 @@ impl HostLoad {
     /// From this load on, a sweep warns that its tuning may not fit the machine once it is
     /// quiet. Taken while `cargo` built on both cores of the development VM, a tuning of
     /// `joint_hist_batched` chose `pairs` at points where `par_pairs` ran 1.4–1.6× faster
-    /// afterwards (4 of 24 points flagged by `ktc verify`; the build used about 40% of the
-    /// CPU time). The stolen share is higher than verify's notice: the sweep's further
-    /// looks absorb a few percent (of ten benchmark sweeps, the eight with 1.3–7.0%
-    /// stolen kept the regret geomean within 1.03 and the worst within 1.35; the two with
-    /// 25% and 27% measured worst regrets of 1.37 and 2.86).
+    /// afterwards (4 of 24 points flagged by `ktc verify`). The same set-up again (the
+    /// README's main command while a release build of ktc ran) measured 55.7% used by
+    /// other processes; an idle machine's take about 0.5%. The stolen share is higher
+    /// than verify's notice: the sweep's further looks absorb a few percent (of ten
+    /// benchmark sweeps, the eight with 1.3–7.0% stolen kept the regret geomean within
+    /// 1.03 and the worst within 1.35; the two with 25% and 27% measured worst regrets of
+    /// 1.37 and 2.86).
     pub(crate) const BUSY_SWEEP: HostLoad = HostLoad { stolen: 0.10, other: 0.10 };
 
     /// The load between two readings; `None` when no machine time passed in between or

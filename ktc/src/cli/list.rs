@@ -5,6 +5,7 @@ use super::context::{Ctx, Failure};
 use super::status::{Judged, Status, judge};
 use super::table;
 use crate::provenance::summarize_changes;
+use crate::{Entry, HostLoad};
 use serde_json::json;
 
 pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
@@ -32,7 +33,7 @@ pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
             j.listed.code_version.clone(),
             entry.map_or_else(|| "-".into(), |e| e.created.clone()),
             entry.map_or_else(|| "-".into(), |e| e.regions.len().to_string()),
-            status_text(&j.status),
+            status_text(&j.status) + under_load(entry),
         ]);
     }
     Ok(table::render(&rows))
@@ -44,6 +45,13 @@ fn status_text(status: &Status) -> String {
         Status::Invalid(reason) => format!("invalid ({reason})"),
         other => other.name().to_owned(),
     }
+}
+
+/// `, tuned under load` for an entry whose sweep measured while the machine was busy
+/// enough to warn (see `ktc show`), so a fleet's suspect tunings stand out in the list.
+fn under_load(entry: Option<&Entry>) -> &'static str {
+    let busy = entry.and_then(|e| e.load).is_some_and(|l| l.reaches(&HostLoad::BUSY_SWEEP));
+    if busy { ", tuned under load" } else { "" }
 }
 
 fn entry_json(j: &Judged) -> serde_json::Value {
@@ -64,7 +72,27 @@ fn entry_json(j: &Judged) -> serde_json::Value {
         "created": entry.map(|e| e.created.clone()),
         "regions": entry.map(|e| e.regions.len()),
         "status": j.status.name(),
+        "load": entry.and_then(|e| e.load),
         "changes": changes,
         "reason": reason,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DecisionTable, KernelIdentity, KernelTuningCache, Provenance, Region};
+
+    #[test]
+    fn an_entry_tuned_under_load_is_marked() {
+        let cache = KernelTuningCache::open(std::env::temp_dir()).unwrap().with_fingerprint("fp");
+        let table = DecisionTable { axes: vec![], regions: vec![Region::new("v")] };
+        let mut entry = cache.new_entry("k", &Provenance::current(&KernelIdentity::UNSPECIFIED), table);
+        assert_eq!(under_load(None), "");
+        assert_eq!(under_load(Some(&entry)), "", "an entry that does not say");
+        entry.load = Some(HostLoad { stolen: 0.02, other: 0.03 });
+        assert_eq!(under_load(Some(&entry)), "");
+        entry.load = Some(HostLoad { stolen: 0.02, other: 0.557 });
+        assert_eq!(under_load(Some(&entry)), ", tuned under load");
+    }
 }

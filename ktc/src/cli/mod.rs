@@ -51,7 +51,10 @@
 //! - `list`: `{"store": DIR, "judged_against": "linked kernels"|"store", "entries":
 //!   [{"path", "fingerprint", "kernel", "code_version", "created": STR|null,
 //!   "regions": N|null, "status": "current"|"superseded"|"stale"|"invalid",
-//!   "changes": [{"field", "old", "new"}], "reason": STR|null}]}`.
+//!   "load": {"stolen", "other"}|null, "changes": [{"field", "old", "new"}], "reason":
+//!   STR|null}]}` (`load`: how busy the machine was while the entry's sweep measured,
+//!   as the entry records it; the text's status reads `current, tuned under load` where
+//!   either share reached 10%).
 //! - `show`: `{"path": FILE, "status": STATUS, "entry": ENTRY}` with `ENTRY` the stored
 //!   entry as is.
 //! - `explain`: `{"kernel", "fingerprint", "variant", "block_size": N|null, "source":
