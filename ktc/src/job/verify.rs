@@ -249,7 +249,8 @@ impl fmt::Display for VerifyReport {
             }
             writeln!(f)?;
         }
-        if let Some(load) = self.entry_load.filter(|l| l.reaches(&BUSY_NOTICE)) {
+        // The same limit as the sweep's own warning, `show` and `list`.
+        if let Some(load) = self.entry_load.filter(|l| l.reaches(&HostLoad::BUSY_SWEEP)) {
             writeln!(
                 f,
                 "entry: its sweep measured while {load}; its choices may not fit a quiet machine: \
@@ -330,7 +331,7 @@ mod tests {
     }
 
     #[test]
-    fn the_load_is_shown_and_warned_about_from_one_percent_stolen_or_five_used() {
+    fn the_load_is_shown_and_warned_about_and_a_busy_sweep_named() {
         let points = vec![point(10, "a", 0, &[("a", 100.0), ("b", 200.0)])];
         let report =
             VerifyReport::new("k".into(), "e.json".into(), 1.1, points, &["→ a".to_string()], vec![]);
@@ -345,10 +346,14 @@ mod tests {
             "{shown}"
         );
         assert!(!shown.contains("entry:"), "a quiet sweep needs no line: {shown}");
-        for busy in [HostLoad { stolen: 0.044, other: 0.0 }, HostLoad { stolen: 0.0, other: 0.38 }] {
+        for busy in [HostLoad { stolen: 0.044, other: 0.0 }, HostLoad { stolen: 0.0, other: 0.06 }] {
             let text =
                 VerifyReport { load: Some(busy), entry_load: Some(busy), ..report.clone() }.to_string();
             assert!(text.contains("may be the host's"), "{text}");
+            assert!(!text.contains("entry:"), "below the sweep's limit: {text}");
+        }
+        for busy in [HostLoad { stolen: 0.12, other: 0.0 }, HostLoad { stolen: 0.0, other: 0.38 }] {
+            let text = VerifyReport { entry_load: Some(busy), ..report.clone() }.to_string();
             assert!(text.contains("entry: its sweep measured while the hypervisor stole"), "{text}");
             assert!(text.contains("may not fit a quiet machine: `ktc retune k` on one"), "{text}");
         }
