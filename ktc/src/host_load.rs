@@ -90,11 +90,12 @@ impl HostLoad {
     /// `joint_hist_batched` chose `pairs` at points where `par_pairs` ran 1.4–1.6× faster
     /// afterwards (4 of 24 points flagged by `ktc verify`). The same set-up again (the
     /// README's main command while a release build of ktc ran) measured 55.7% used by
-    /// other processes; an idle machine's take about 0.5%. The stolen share is higher
-    /// than verify's notice: the sweep's further looks absorb a few percent (of ten
-    /// benchmark sweeps, the eight with 1.3–7.0% stolen kept the regret geomean within
-    /// 1.03 and the worst within 1.35; the two with 25% and 27% measured worst regrets of
-    /// 1.37 and 2.86).
+    /// other processes; with nothing else started, 0.5% over ten seconds and up to 8.6%
+    /// over single seconds (the kernel's own threads, `kdamond` among them). The stolen
+    /// share is higher than verify's notice: the sweep's further looks absorb a few
+    /// percent (of ten benchmark sweeps, the eight with 1.3–7.0% stolen kept the regret
+    /// geomean within 1.03 and the worst within 1.35; the two with 25% and 27% measured
+    /// worst regrets of 1.37 and 2.86).
     pub(crate) const BUSY_SWEEP: HostLoad = HostLoad { stolen: 0.10, other: 0.10 };
 
     /// The load between two readings; `None` when no machine time passed in between or
