@@ -55,14 +55,9 @@ impl CpuTimes {
     fn parse(summary: &str, own: &str) -> Option<CpuTimes> {
         let mut fields = summary.split_whitespace();
         (fields.next()? == "cpu").then_some(())?;
-        let mut counts = [0u64; 8];
-        let mut read = 0;
-        for (slot, field) in counts.iter_mut().zip(fields) {
-            *slot = field.parse().ok()?;
-            read += 1;
-        }
         // guest and guest_nice (after steal) are already counted in user and nice.
-        (read == 8).then_some(())?;
+        let counts: Vec<u64> = fields.take(8).map(str::parse).collect::<Result<_, _>>().ok()?;
+        let counts: [u64; 8] = counts.try_into().ok()?;
         let [user, nice, system, _idle, _iowait, irq, softirq, steal] = counts;
         Some(CpuTimes {
             stolen: steal,
@@ -115,6 +110,13 @@ impl HostLoad {
     /// either reading is missing.
     pub fn since(earlier: Option<CpuTimes>) -> Option<HostLoad> {
         HostLoad::between(&earlier?, &CpuTimes::now()?)
+    }
+
+    /// Whether a sweep measured under this load may have chosen differently from one on
+    /// the quiet machine ([`HostLoad::BUSY_SWEEP`]): the sweep warns, `show` advises a
+    /// retune, `list` marks the entry and `verify` names it.
+    pub fn spoils_a_tuning(&self) -> bool {
+        self.reaches(&HostLoad::BUSY_SWEEP)
     }
 
     /// Whether either share reaches `limit`'s.

@@ -4,8 +4,8 @@
 use super::context::{Ctx, Failure};
 use super::status::{Judged, Status, judge};
 use super::table;
+use crate::Entry;
 use crate::provenance::summarize_changes;
-use crate::{Entry, HostLoad};
 use serde_json::json;
 
 pub(crate) fn run(ctx: &Ctx) -> Result<String, Failure> {
@@ -50,7 +50,7 @@ fn status_text(status: &Status) -> String {
 /// `, tuned under load` for an entry whose sweep measured while the machine was busy
 /// enough to warn (see `ktc show`), so a fleet's suspect tunings stand out in the list.
 fn under_load(entry: Option<&Entry>) -> &'static str {
-    let busy = entry.and_then(|e| e.load).is_some_and(|l| l.reaches(&HostLoad::BUSY_SWEEP));
+    let busy = entry.and_then(|e| e.load).is_some_and(|l| l.spoils_a_tuning());
     if busy { ", tuned under load" } else { "" }
 }
 
@@ -81,7 +81,7 @@ fn entry_json(j: &Judged) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{DecisionTable, KernelIdentity, KernelTuningCache, Provenance, Region};
+    use crate::{DecisionTable, HostLoad, KernelIdentity, KernelTuningCache, Provenance, Region};
 
     #[test]
     fn an_entry_tuned_under_load_is_marked() {

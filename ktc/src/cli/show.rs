@@ -7,7 +7,7 @@
 
 use super::context::{Ctx, Failure};
 use super::table;
-use crate::{AxisValue, DecisionTable, Entry, HostLoad, Measurement};
+use crate::{AxisValue, DecisionTable, Entry, Measurement};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -66,7 +66,7 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
 /// not say.
 fn load_line(entry: &Entry) -> Option<String> {
     let load = entry.load?;
-    let advice = if load.reaches(&HostLoad::BUSY_SWEEP) {
+    let advice = if load.spoils_a_tuning() {
         format!(" (busy: `ktc retune {}` once the machine is quiet)", entry.kernel)
     } else {
         String::new()
@@ -195,7 +195,7 @@ fn measurement_table(entry: &Entry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Axis, KernelIdentity, KernelTuningCache, Provenance, Region};
+    use crate::{Axis, HostLoad, KernelIdentity, KernelTuningCache, Provenance, Region};
 
     /// 1000 measurements, each its own variant and point: the adversarial run's 120 KB
     /// entry that printed 6 MB in two minutes.

@@ -252,7 +252,7 @@ impl fmt::Display for VerifyReport {
             writeln!(f)?;
         }
         // The same limit as the sweep's own warning, `show` and `list`.
-        if let Some(load) = self.entry_load.filter(|l| l.reaches(&HostLoad::BUSY_SWEEP)) {
+        if let Some(load) = self.entry_load.filter(HostLoad::spoils_a_tuning) {
             writeln!(
                 f,
                 "entry: its sweep measured while {load}; its choices may not fit a quiet machine: \

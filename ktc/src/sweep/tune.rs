@@ -96,7 +96,7 @@ pub(super) fn tune<H: Harness>(
         load,
     )?;
     let entry_path = cache.write_entry(&entry)?;
-    if let Some(load) = load.filter(|l| l.reaches(&HostLoad::BUSY_SWEEP)) {
+    if let Some(load) = load.filter(HostLoad::spoils_a_tuning) {
         warn_once(format!(
             "{}: tuned while {load}; its choices may not fit this machine once it is quiet: `ktc retune {}` then",
             tuner.name, tuner.name
