@@ -113,8 +113,8 @@ impl HostLoad {
     }
 
     /// Whether a sweep measured under this load may have chosen differently from one on
-    /// the quiet machine ([`HostLoad::BUSY_SWEEP`]): the sweep warns, `show` advises a
-    /// retune, `list` marks the entry and `verify` names it.
+    /// the quiet machine (from 10% stolen or 10% used by other processes): the sweep
+    /// warns, `show` advises a retune, `list` marks the entry and `verify` names it.
     pub fn spoils_a_tuning(&self) -> bool {
         self.reaches(&HostLoad::BUSY_SWEEP)
     }
