@@ -46,6 +46,12 @@ pub struct Entry {
     /// entries written before it was recorded, or where the system keeps no count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<HostLoad>,
+    /// How close to the fastest a candidate counted as tied, as a ratio (`1.21`: within
+    /// 21%): what further looks at points moved close leads by on this host, so a lead
+    /// within it was no evidence and the best fixed choice won. `None` where the sweep
+    /// took too few further looks to tell (grid-only sweeps) and in older entries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_margin: Option<f64>,
 }
 
 impl Entry {

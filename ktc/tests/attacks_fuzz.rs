@@ -139,6 +139,7 @@ fn fuzzed(base: &Value, rng: &mut Rng) -> Vec<u8> {
                     "measurements",
                     "noise",
                     "load",
+                    "state_margin",
                 ]);
                 v[field] = hostile_value(rng);
             }

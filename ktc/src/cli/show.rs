@@ -37,6 +37,9 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
     if let Some(line) = load_line(&entry) {
         let _ = writeln!(out, "{line}");
     }
+    if let Some(line) = ties_line(&entry) {
+        let _ = writeln!(out, "{line}");
+    }
     if let Some(command) = &entry.reproduce {
         let _ = writeln!(out, "reproduce:    {command}");
     }
@@ -72,6 +75,16 @@ fn load_line(entry: &Entry) -> Option<String> {
         String::new()
     };
     Some(format!("measured:     while {load}{advice}"))
+}
+
+/// How close to the fastest a candidate tied (the host's state margin); `None` for an
+/// entry that does not say.
+fn ties_line(entry: &Entry) -> Option<String> {
+    let margin = entry.state_margin.filter(|m| m.is_finite() && *m >= 1.0)?;
+    Some(format!(
+        "ties:         within {:.1}% of the fastest (how far further looks moved close leads here), won by the best fixed choice",
+        (margin - 1.0) * 100.0
+    ))
 }
 
 /// One line per distinct exclusion: a reason shared by many grid points (a skipped
@@ -221,6 +234,18 @@ mod tests {
         assert!(text.len() < 64 << 10, "{} bytes", text.len());
         assert!(text.contains("… 988 more series") && text.contains("… 900 more grid points"), "{text}");
         assert!(text.lines().nth(1).unwrap().contains('*'), "the chosen cell is starred");
+    }
+
+    #[test]
+    fn the_ties_line_gives_the_state_margin_of_entries_that_record_one() {
+        let mut entry = wide_entry(0);
+        assert_eq!(ties_line(&entry), None, "an entry that does not say");
+        entry.state_margin = Some(1.214);
+        assert!(ties_line(&entry).unwrap().starts_with("ties:         within 21.4% of the fastest"));
+        for hostile in [f64::NAN, f64::INFINITY, 0.5, -3.0] {
+            entry.state_margin = Some(hostile);
+            assert_eq!(ties_line(&entry), None, "a hostile {hostile} prints nothing");
+        }
     }
 
     #[test]

@@ -110,6 +110,7 @@ impl KernelTuningCache {
             noise: None,
             reproduce: None,
             load: None,
+            state_margin: None,
         }
     }
 

@@ -48,6 +48,7 @@ pub(super) fn build_entry<H: Harness>(
     fingerprint: &str,
     reproduce: String,
     load: Option<HostLoad>,
+    state_margin: Option<f64>,
 ) -> Result<Entry, Error> {
     let tuner = sweeper.tuner;
     let lattice = &measured.lattice;
@@ -81,6 +82,7 @@ pub(super) fn build_entry<H: Harness>(
         noise: Some(noise(sweeper, &lattice.cells)),
         reproduce: Some(reproduce),
         load,
+        state_margin: state_margin.map(f64::exp),
     };
     entry.table().validate(Some(&schema))?;
     Ok(entry)

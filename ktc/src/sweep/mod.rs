@@ -22,6 +22,7 @@ mod run;
 mod sample;
 mod settle;
 mod stack;
+mod state;
 mod sweeper;
 mod timing;
 mod tune;

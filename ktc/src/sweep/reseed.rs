@@ -79,7 +79,18 @@ pub(super) fn refine_flagged<H: Harness>(
         let (region, cell) = table.at(point);
         (!regions.contains(&region)).then_some(cell)
     });
-    let mut refined = tune(tuner, harness, options, Some(Seed { sweeper, lattice, kept, load: entry.load }))?;
+    let mut refined = tune(
+        tuner,
+        harness,
+        options,
+        Some(Seed {
+            sweeper,
+            lattice,
+            kept,
+            load: entry.load,
+            state_margin: super::state::recorded(entry.state_margin),
+        }),
+    )?;
     refined.verify = Some(report);
     Ok(refined)
 }

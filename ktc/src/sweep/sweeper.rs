@@ -5,6 +5,7 @@ use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
+use super::state::look_shifts;
 use super::timing::{Timed, decide, near, ranked_overall, regrets};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
@@ -26,6 +27,13 @@ pub(super) struct Sweeper<'a, H: Harness> {
     /// While verifying an entry, its dispatch: the candidate it chooses at a point
     /// stays in that point's race to the end (see [`Sweeper::kept_at`]).
     pub judged: Option<Arc<Dispatch>>,
+    /// How far further looks at points moved their close runners-up against their
+    /// winners (log units), one value per runner-up and look (see [`look_shifts`]).
+    pub look_shifts: Vec<f64>,
+    /// A lead the host's changing state can reverse (log units, see
+    /// [`super::state`]): candidates this close to the fastest tie with it. Zero
+    /// until the sweep's further looks are done.
+    pub state_margin: f64,
 }
 
 impl<'a, H: Harness> Sweeper<'a, H> {
@@ -46,6 +54,8 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             excluded,
             results: Vec::new(),
             judged: None,
+            look_shifts: Vec::new(),
+            state_margin: 0.0,
         })
     }
 
@@ -92,6 +102,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         let point = self.results[index].0.clone();
         self.measure(&point, cap)?;
         let Some((_, again)) = self.results.pop() else { return Ok(Vec::new()) };
+        self.look_shifts.extend(look_shifts(&self.results[index].1.timed, &again.timed));
         for t in &again.timed {
             if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
                 let mut samples = std::mem::take(&mut first.samples);
@@ -128,10 +139,11 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
         let (point, result) = &self.results[index];
         let eligible = self.eligible(index);
-        let acceptable = decide(&eligible, &self.plan.preference).ok_or_else(|| Error::Sweep {
-            kernel: self.tuner.name.into(),
-            reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
-        })?;
+        let acceptable =
+            decide(&eligible, &self.plan.preference, self.state_margin).ok_or_else(|| Error::Sweep {
+                kernel: self.tuner.name.into(),
+                reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
+            })?;
         let regrets = regrets(&eligible);
         Ok(Cell { acceptable, near: near(&regrets), result: Some(index), regrets, took: result.elapsed })
     }

@@ -160,25 +160,33 @@ pub(crate) fn fastest(timed: &[Timed]) -> Option<&Timed> {
 }
 
 /// The point's decision: the winner first, then every other candidate whose regret is
-/// at most [`TIE`] (by cost), each list in `preference` order.
+/// at most [`TIE`] or the `state_margin` (by cost), each list in `preference` order.
 ///
 /// The winner is the first candidate in `preference` order (the best fixed choice over
 /// the grid first, see [`ranked_overall`]) that ties with the fastest, so two sweeps on
 /// one host choose alike and a noise-level lead never displaces the preferred choice.
-pub(crate) fn decide(timed: &[Timed], preference: &[usize]) -> Option<Vec<usize>> {
+/// A candidate ties when its runs cannot tell it from the fastest (see [`verdict`]) or
+/// when its cost is within `state_margin` (log units) of the fastest's: a lead that
+/// further looks at other times move by as much (see `sweep::state`).
+pub(crate) fn decide(timed: &[Timed], preference: &[usize], state_margin: f64) -> Option<Vec<usize>> {
     let best = fastest(timed)?;
     let rank = |c: usize| preference.iter().position(|&p| p == c).unwrap_or(usize::MAX);
+    let within_state = |t: &Timed| (t.cost_ns / best.cost_ns).ln() <= state_margin;
     let mut ties: Vec<&Timed> = timed
         .iter()
         .filter(|t| {
-            t.candidate == best.candidate || verdict(LogRatio::of(&t.samples, &best.samples)) == Verdict::Tie
+            t.candidate == best.candidate
+                || within_state(t)
+                || verdict(LogRatio::of(&t.samples, &best.samples)) == Verdict::Tie
         })
         .collect();
     ties.sort_by_key(|t| rank(t.candidate));
     let winner = ties.first().map_or(best.candidate, |t| t.candidate);
     let mut acceptable = vec![winner];
-    let mut close: Vec<&Timed> =
-        timed.iter().filter(|t| t.candidate != winner && t.cost_ns <= best.cost_ns * (1.0 + TIE)).collect();
+    let mut close: Vec<&Timed> = timed
+        .iter()
+        .filter(|t| t.candidate != winner && (t.cost_ns <= best.cost_ns * (1.0 + TIE) || within_state(t)))
+        .collect();
     close.sort_by_key(|t| rank(t.candidate));
     acceptable.extend(close.iter().map(|t| t.candidate));
     Some(acceptable)
@@ -259,7 +267,7 @@ mod tests {
         let timed = [Timed::new(0, parallel.to_vec()), Timed::new(1, serial.to_vec())];
         assert_eq!(fastest(&timed).map(|t| t.candidate), Some(1));
         assert_eq!(verdict(LogRatio::of(&parallel, &serial)), Verdict::Slower);
-        assert_eq!(decide(&timed, &[0, 1]).unwrap(), vec![1]);
+        assert_eq!(decide(&timed, &[0, 1], 0.0).unwrap(), vec![1]);
     }
 
     #[test]
@@ -295,10 +303,28 @@ mod tests {
     #[test]
     fn preferred_candidate_wins_ties_and_loses_clear_races() {
         let close = [timed(0, 101.0, 0.001), timed(1, 100.0, 0.001)];
-        assert_eq!(decide(&close, &[0, 1]).unwrap(), vec![0, 1]);
-        assert_eq!(decide(&close, &[1, 0]).unwrap(), vec![1, 0]);
+        assert_eq!(decide(&close, &[0, 1], 0.0).unwrap(), vec![0, 1]);
+        assert_eq!(decide(&close, &[1, 0], 0.0).unwrap(), vec![1, 0]);
         let far = [timed(0, 150.0, 0.001), timed(1, 100.0, 0.001), timed(2, 101.5, 0.001)];
-        assert_eq!(decide(&far, &[0, 1, 2]).unwrap(), vec![1, 2]);
-        assert!(decide(&[], &[0]).is_none());
+        assert_eq!(decide(&far, &[0, 1, 2], 0.0).unwrap(), vec![1, 2]);
+        assert!(decide(&[], &[0], 0.0).is_none());
+    }
+
+    #[test]
+    fn a_lead_within_the_state_margin_is_a_tie_the_preferred_candidate_wins() {
+        // 1 is measured clearly 10% ahead of the preferred 0, and 2 is 30% behind.
+        let timed = [timed(0, 110.0, 0.001), timed(1, 100.0, 0.001), timed(2, 130.0, 0.001)];
+        assert_eq!(decide(&timed, &[0, 1, 2], 0.0).unwrap(), vec![1], "a quiet host: the lead holds");
+        let margin = 1.15f64.ln();
+        assert_eq!(
+            decide(&timed, &[0, 1, 2], margin).unwrap(),
+            vec![0, 1],
+            "a host whose further looks move leads by 15%: a 10% lead is a tie, and both are acceptable"
+        );
+        assert_eq!(
+            decide(&timed, &[2, 0, 1], margin).unwrap(),
+            vec![0, 1],
+            "beyond the margin no preference wins"
+        );
     }
 }

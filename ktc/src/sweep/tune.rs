@@ -53,6 +53,10 @@ pub(super) struct Seed<'a, 'f, H: Harness> {
     pub kept: Kept<'f>,
     /// What the entry's own sweep measured under, for the measurements it keeps.
     pub load: Option<HostLoad>,
+    /// The entry's state margin (log units, see [`super::state`]): its kept
+    /// measurements are decided again, and with the margin they were decided by they
+    /// keep their decisions.
+    pub state_margin: Option<f64>,
 }
 
 /// A sweep from scratch, or (`seed`) continuing from a lattice rebuilt from an entry.
@@ -67,8 +71,11 @@ pub(super) fn tune<H: Harness>(
     let budget = limits(options).1;
     let started = Instant::now();
     let cpu = CpuTimes::now();
-    let (mut sweeper, mut lattice, kept, kept_load) = match seed {
-        Some(Seed { sweeper, lattice, kept, load }) => (sweeper, lattice, kept, load),
+    let seeded = seed.is_some();
+    let (mut sweeper, mut lattice, kept, kept_load, kept_margin) = match seed {
+        Some(Seed { sweeper, lattice, kept, load, state_margin }) => {
+            (sweeper, lattice, kept, load, state_margin)
+        }
         None => {
             let mut sweeper = Sweeper::new(tuner, harness, options)?;
             let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
@@ -77,7 +84,7 @@ pub(super) fn tune<H: Harness>(
             sweeper.rank_by_grid();
             let lattice = grid_lattice(&sweeper).map_err(fail)?;
             let none: Kept<'_> = Box::new(|_| None);
-            (sweeper, lattice, none, None)
+            (sweeper, lattice, none, None, None)
         }
     };
     if !options.grid_only {
@@ -85,6 +92,11 @@ pub(super) fn tune<H: Harness>(
         refine_lattice(&mut sweeper, &mut lattice, options, &*kept, left)?;
         settle(&mut sweeper, &lattice, budget.saturating_sub(started.elapsed()));
     }
+    // Decisions from here on (every measured cell is decided again below) treat leads
+    // the host's state can reverse as ties; refinement itself split brackets by the
+    // looks' own noise.
+    let margin = if seeded { kept_margin } else { super::state::margin_of(&sweeper.look_shifts) };
+    sweeper.state_margin = margin.unwrap_or(0.0);
     let measured = Measured::new(&sweeper, lattice)?;
     let load = busier(HostLoad::since(cpu), kept_load);
     let entry = build_entry(
@@ -94,6 +106,7 @@ pub(super) fn tune<H: Harness>(
         cache.fingerprint(),
         super::reproduce::command(tuner, options, cache.fingerprint()),
         load,
+        margin,
     )?;
     let entry_path = cache.write_entry(&entry)?;
     if let Some(load) = load.filter(HostLoad::spoils_a_tuning) {
