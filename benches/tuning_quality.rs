@@ -34,12 +34,13 @@ fn main() {
             continue;
         }
         for &(mode_name, mode, grid_only) in &modes {
-            let (wall, regions, load, report, again) = measure(tuner, mode, grid_only, points);
+            let (wall, regions, margin, load, report, again) = measure(tuner, mode, grid_only, points);
             let during = load.map_or("no CPU time counted".into(), |l| l.to_string());
             println!(
-                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions; while it measured, {during}\n{report}",
+                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions, ties within {}; while it measured, {during}\n{report}",
                 tuner.name,
                 wall.as_secs_f64(),
+                ties(margin),
             );
             for (k, r) in again.iter().enumerate() {
                 println!("same entry, verify {}: {}", k + 2, summary(r));
@@ -50,16 +51,17 @@ fn main() {
                     );
                 }
             }
-            rows.push((tuner.name, mode_name, wall, regions, load, report));
+            rows.push((tuner.name, mode_name, wall, regions, margin, load, report));
         }
     }
     println!(
-        "\nkernel               sweep      wall s  regions  regret geomean  worst  best fixed: tuned speedup geomean / worst point  stolen, other: sweep  verify"
+        "\nkernel               sweep      wall s  regions  ties  regret geomean  worst  best fixed: tuned speedup geomean / worst point  stolen, other: sweep  verify"
     );
-    for (kernel, mode, wall, regions, load, r) in &rows {
+    for (kernel, mode, wall, regions, margin, load, r) in &rows {
         println!(
-            "{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {}  {}  {}",
+            "{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {:>4}  {}  {}  {}",
             wall.as_secs_f64(),
+            ties(*margin),
             summary(r),
             shares(*load),
             shares(r.load)
@@ -73,6 +75,12 @@ fn shares(load: Option<HostLoad>) -> String {
     load.map_or("- -".into(), |l| format!("{:.1}% {:.1}%", l.stolen * 100.0, l.other * 100.0))
 }
 
+/// The sweep's state margin (see `ktc show`'s `ties:` line) as a percentage; `-` where
+/// the sweep recorded none (too few further looks to tell).
+fn ties(margin: Option<f64>) -> String {
+    margin.map_or("-".into(), |m| format!("{:.0}%", (m - 1.0) * 100.0))
+}
+
 /// Regret geomean and worst, then the best fixed candidate's speedup, on one line.
 fn summary(r: &VerifyReport) -> String {
     let best = &r.fixed[0];
@@ -83,14 +91,14 @@ fn summary(r: &VerifyReport) -> String {
 }
 
 /// Sweeps into a fresh store, then verifies the entry, and again `TQ_REVERIFY` times:
-/// (sweep wall time, regions, how busy the machine was during the sweep, report,
-/// the further reports).
+/// (sweep wall time, regions, the sweep's state margin, how busy the machine was
+/// during the sweep, report, the further reports).
 fn measure(
     tuner: &'static KernelInfo,
     mode: SweepMode,
     grid_only: bool,
     points: usize,
-) -> (Duration, usize, Option<HostLoad>, VerifyReport, Vec<VerifyReport>) {
+) -> (Duration, usize, Option<f64>, Option<HostLoad>, VerifyReport, Vec<VerifyReport>) {
     let dir = tempfile::tempdir().expect("a temporary store");
     let options = SweepOptions {
         mode,
@@ -111,5 +119,6 @@ fn measure(
         verify(tuner, &verify_options, &judge).unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name))
     });
     let first = reports.next().expect("one verify at least");
-    (wall, report.entry.regions.len(), report.entry.load, first, reports.collect())
+    let entry = &report.entry;
+    (wall, entry.regions.len(), entry.state_margin, entry.load, first, reports.collect())
 }
