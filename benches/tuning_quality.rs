@@ -13,9 +13,9 @@
 //! N more times, so the judge's own spread on one entry shows next to the regrets).
 
 use ktc::HostLoad;
-use ktc::KernelInfo;
 use ktc::sweep::{SweepMode, SweepOptions};
 use ktc::verify::{VerifyOptions, VerifyReport, verify};
+use ktc::{Entry, KernelInfo};
 use ktc_kernels::{discretize, joint_hist_batched};
 use std::time::{Duration, Instant};
 
@@ -34,15 +34,17 @@ fn main() {
             continue;
         }
         for &(mode_name, mode, grid_only) in &modes {
-            let (wall, regions, margin, load, report, again) = measure(tuner, mode, grid_only, points);
-            let during = load.map_or("no CPU time counted".into(), |l| l.to_string());
+            let m = measure(tuner, mode, grid_only, points);
+            let during = m.entry.load.map_or("no CPU time counted".into(), |l| l.to_string());
             println!(
-                "\n== {} · {mode_name} sweep: {:.1} s, {regions} regions, ties within {}; while it measured, {during}\n{report}",
+                "\n== {} · {mode_name} sweep: {:.1} s, {} regions, ties within {}; while it measured, {during}\n{}",
                 tuner.name,
-                wall.as_secs_f64(),
-                ties(margin),
+                m.wall.as_secs_f64(),
+                m.entry.regions.len(),
+                ties(m.entry.state_margin),
+                m.report,
             );
-            for (k, r) in again.iter().enumerate() {
+            for (k, r) in m.again.iter().enumerate() {
                 println!("same entry, verify {}: {}", k + 2, summary(r));
                 for p in r.points.iter().filter(|p| p.regret > r.threshold) {
                     println!(
@@ -51,20 +53,21 @@ fn main() {
                     );
                 }
             }
-            rows.push((tuner.name, mode_name, wall, regions, margin, load, report));
+            rows.push((tuner.name, mode_name, m));
         }
     }
     println!(
         "\nkernel               sweep      wall s  regions  ties  regret geomean  worst  best fixed: tuned speedup geomean / worst point  stolen, other: sweep  verify"
     );
-    for (kernel, mode, wall, regions, margin, load, r) in &rows {
+    for (kernel, mode, m) in &rows {
         println!(
-            "{kernel:<20} {mode:<10} {:>6.1}  {regions:>7}  {:>4}  {}  {}  {}",
-            wall.as_secs_f64(),
-            ties(*margin),
-            summary(r),
-            shares(*load),
-            shares(r.load)
+            "{kernel:<20} {mode:<10} {:>6.1}  {:>7}  {:>4}  {}  {}  {}",
+            m.wall.as_secs_f64(),
+            m.entry.regions.len(),
+            ties(m.entry.state_margin),
+            summary(&m.report),
+            shares(m.entry.load),
+            shares(m.report.load)
         );
     }
 }
@@ -90,15 +93,20 @@ fn summary(r: &VerifyReport) -> String {
     )
 }
 
-/// Sweeps into a fresh store, then verifies the entry, and again `TQ_REVERIFY` times:
-/// (sweep wall time, regions, the sweep's state margin, how busy the machine was
-/// during the sweep, report, the further reports).
-fn measure(
-    tuner: &'static KernelInfo,
-    mode: SweepMode,
-    grid_only: bool,
-    points: usize,
-) -> (Duration, usize, Option<f64>, Option<HostLoad>, VerifyReport, Vec<VerifyReport>) {
+/// One sweep and what judged it.
+struct Measured {
+    /// The sweep's wall time.
+    wall: Duration,
+    /// The entry it wrote: its regions, state margin and the host's load while it ran.
+    entry: Entry,
+    /// The first verify of the entry.
+    report: VerifyReport,
+    /// The `TQ_REVERIFY` further verifies of the same entry.
+    again: Vec<VerifyReport>,
+}
+
+/// Sweeps into a fresh store, then verifies the entry, and again `TQ_REVERIFY` times.
+fn measure(tuner: &'static KernelInfo, mode: SweepMode, grid_only: bool, points: usize) -> Measured {
     let dir = tempfile::tempdir().expect("a temporary store");
     let options = SweepOptions {
         mode,
@@ -119,6 +127,6 @@ fn measure(
         verify(tuner, &verify_options, &judge).unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name))
     });
     let first = reports.next().expect("one verify at least");
-    let entry = &report.entry;
-    (wall, entry.regions.len(), entry.state_margin, entry.load, first, reports.collect())
+    let again = reports.collect();
+    Measured { wall, entry: report.entry, report: first, again }
 }
