@@ -121,6 +121,33 @@ fn verify_records_what_it_flags_and_the_next_refine_re_sweeps_it() {
 }
 
 #[test]
+fn verify_at_given_sizes_measures_those_and_names_what_a_bad_point_lacks() {
+    let store = tempfile::tempdir().unwrap();
+    let tuned = ktc(store.path(), &["retune", "sum", "--budget", "3"]);
+    assert!(tuned.status.success(), "{}", text(&tuned.stderr));
+    let given = ["verify", "sum", "--at", "n=2_500", "--at", "n=700000", "--looks", "1", "--json"];
+    let out = ktc(store.path(), &given);
+    assert!(matches!(out.status.code(), Some(0 | 1)), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {out:?}"));
+    let sizes: Vec<&Value> = report["points"].as_array().unwrap().iter().map(|p| &p["point"]["n"]).collect();
+    assert_eq!(sizes, [2_500, 700_000]);
+    // A flagged verify names the flags that re-sweep what it measured.
+    let flagged = ktc(store.path(), &["verify", "sum", "--at", "n=2500", "--looks", "1", "--threshold", "1"]);
+    if flagged.status.code() == Some(1) {
+        assert!(text(&flagged.stderr).contains("--at n=2500"), "{}", text(&flagged.stderr));
+    }
+    // Off the sweep's range, or another kernel's axis: an error, not a panic, that
+    // says what `sum` takes.
+    for bad in ["n=50", "m=2500", "n=2500,loc=host"] {
+        let out = ktc(store.path(), &["verify", "sum", "--at", bad]);
+        assert_eq!(out.status.code(), Some(1), "{bad}: {}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("n 1000..=4000000"), "{bad}: {}", text(&out.stderr));
+    }
+    let malformed = ktc(store.path(), &["verify", "sum", "--at", "n"]);
+    assert_eq!(malformed.status.code(), Some(2), "{}", text(&malformed.stderr));
+}
+
+#[test]
 fn verify_of_an_unlinked_kernel_is_bad_usage() {
     let store = tempfile::tempdir().unwrap();
     let out = ktc(store.path(), &["verify", "no_such_kernel"]);

@@ -235,6 +235,39 @@ fn verify_looks_at_every_point_in_passes_over_all_points() {
     assert!(report.to_string().contains(" (looks "), "{report}");
 }
 
+#[test]
+fn verify_at_given_points_measures_those_and_refuses_points_off_the_sweep() {
+    let _turn = measuring();
+    let dir = tempfile::tempdir().unwrap();
+    let options = options(dir.path(), false);
+    write_always_fixed_cost(dir.path());
+    BUILT.with_borrow_mut(Vec::clear);
+    let at = |n: serde_json::Value| std::collections::BTreeMap::from([("n".to_string(), n)]);
+    let given =
+        VerifyOptions { at: vec![at(50.into()), at(5_000.into())], looks: 1, ..VerifyOptions::default() };
+    let report = verify(TUNER, &given, &options).unwrap();
+    // Exactly the given points, in order, and nothing sampled.
+    assert_eq!(BUILT.with_borrow(Vec::clone), [50, 5_000], "{report}");
+    let measured: Vec<u64> = report.points.iter().map(|p| p.point["n"].as_u64().unwrap()).collect();
+    assert_eq!(measured, [50, 5_000]);
+    // `fixed_cost` is 20× slower at n = 50 and the faster one at 5 000.
+    assert!(report.points[0].regret > 2.0 && !report.is_within(), "{report}");
+    assert_eq!(report.points[1].fastest, "fixed_cost", "{report}");
+
+    // A point outside the sweep's range, of another kernel's axes, or with an axis too
+    // many is an error that says what the kernel takes; nothing is built.
+    BUILT.with_borrow_mut(Vec::clear);
+    let mut extra = at(50.into());
+    extra.insert("loc".into(), "host".into());
+    let other = std::collections::BTreeMap::from([("m".to_string(), serde_json::json!(50))]);
+    for bad in [at(20_000.into()), at("50".into()), other, extra] {
+        let options_bad = VerifyOptions { at: vec![at(50.into()), bad.clone()], ..VerifyOptions::default() };
+        let error = verify(TUNER, &options_bad, &options).unwrap_err().to_string();
+        assert!(error.contains("n 10..=10000"), "{bad:?}: {error}");
+    }
+    assert!(BUILT.with_borrow(Vec::is_empty));
+}
+
 /// Writes an entry of `crossover` that is wrong only at n ≤ 100 (`fixed_cost`, 10–40×
 /// slower there) and right elsewhere: the store and the entry's path.
 fn write_wrong_below_100(dir: &std::path::Path) -> (KernelTuningCache, std::path::PathBuf) {

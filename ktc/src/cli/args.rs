@@ -3,6 +3,7 @@
 
 use crate::job::VerifyOptions;
 use clap::{Parser, Subcommand};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Inspect, maintain and (from a binary that links kernels) re-tune a ktc tuning cache.
@@ -182,12 +183,23 @@ pub(crate) struct SamplingArgs {
     /// Looks at every point, in passes over all points, merged [default: 3].
     #[arg(long, value_parser = parse_looks)]
     pub(crate) looks: Option<usize>,
+    /// A point to measure instead of sampled ones, every axis once (repeat for more
+    /// points), e.g. `--at n_samples=250000,n_features=12,pair_table=512,loc=host`.
+    #[arg(long, value_name = "NAME=VALUE,...", value_parser = parse_point)]
+    pub(crate) at: Vec<NamedPoint>,
 }
+
+/// A point by axis name, as `--at` gives it (numbers as integers, labels as strings).
+pub(crate) type NamedPoint = BTreeMap<String, serde_json::Value>;
 
 impl SamplingArgs {
     /// Whether any setting was given.
     pub(crate) fn any_given(&self) -> bool {
-        self.points.is_some() || self.threshold.is_some() || self.seed.is_some() || self.looks.is_some()
+        self.points.is_some()
+            || self.threshold.is_some()
+            || self.seed.is_some()
+            || self.looks.is_some()
+            || !self.at.is_empty()
     }
 
     /// The given settings as command-line flags, each with a leading space: what to
@@ -205,6 +217,16 @@ impl SamplingArgs {
                 flags.push_str(&format!(" --{name} {value}"));
             }
         }
+        for point in &self.at {
+            let pairs: Vec<String> = point
+                .iter()
+                .map(|(name, value)| match value {
+                    serde_json::Value::String(label) => format!("{name}={label}"),
+                    number => format!("{name}={number}"),
+                })
+                .collect();
+            flags.push_str(&format!(" --at {}", pairs.join(",")));
+        }
         flags
     }
 
@@ -216,6 +238,7 @@ impl SamplingArgs {
             threshold: self.threshold.unwrap_or(defaults.threshold),
             seed: self.seed.unwrap_or(defaults.seed),
             looks: self.looks.unwrap_or(defaults.looks),
+            at: self.at.clone(),
         }
     }
 }
@@ -225,6 +248,24 @@ fn parse_axis(s: &str) -> Result<(String, String), BadArg> {
         Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok((name.into(), value.into())),
         _ => Err(BadArg::Axis(s.into())),
     }
+}
+
+/// `NAME=VALUE,NAME=VALUE,...`: a value of digits (underscores allowed) is a number,
+/// any other a label; a name given twice is refused.
+fn parse_point(s: &str) -> Result<NamedPoint, BadArg> {
+    let mut point = NamedPoint::new();
+    for pair in s.split(',') {
+        let (name, raw) = parse_axis(pair.trim()).map_err(|_| BadArg::Point(s.into()))?;
+        let digits = raw.replace('_', "");
+        let value = match digits.parse::<u64>() {
+            Ok(n) => serde_json::Value::from(n),
+            Err(_) => serde_json::Value::from(raw),
+        };
+        if point.insert(name, value).is_some() {
+            return Err(BadArg::Point(s.into()));
+        }
+    }
+    Ok(point)
 }
 
 fn parse_budget(s: &str) -> Result<f64, BadArg> {
@@ -260,6 +301,8 @@ fn parse_looks(s: &str) -> Result<usize, BadArg> {
 pub(crate) enum BadArg {
     #[error("`{0}` is not NAME=VALUE, e.g. `n_samples=1000000`")]
     Axis(String),
+    #[error("`{0}` is not a point NAME=VALUE,NAME=VALUE,... with each axis once, e.g. `n=1000,loc=host`")]
+    Point(String),
     #[error("`{0}` is not a positive number of seconds")]
     Budget(String),
     #[error("`{0}` is not a number of points between 1 and 10000")]
@@ -276,10 +319,16 @@ mod tests {
 
     #[test]
     fn given_sampling_settings_read_back_as_the_flags_that_set_them() {
-        let none = SamplingArgs { points: None, threshold: None, seed: None, looks: None };
+        let none = SamplingArgs { points: None, threshold: None, seed: None, looks: None, at: Vec::new() };
         assert_eq!(none.as_flags(), "");
         assert!(!none.any_given());
-        let some = SamplingArgs { points: Some(12), threshold: Some(1.05), seed: Some(7), looks: None };
+        let some = SamplingArgs {
+            points: Some(12),
+            threshold: Some(1.05),
+            seed: Some(7),
+            looks: None,
+            at: Vec::new(),
+        };
         assert_eq!(some.as_flags(), " --points 12 --threshold 1.05 --seed 7");
         let parsed = Cli::try_parse_from([
             "ktc",
@@ -295,5 +344,33 @@ mod tests {
         let Ok(Cli { command: Command::Verify(args), .. }) = parsed else { panic!("{parsed:?}") };
         assert_eq!(args.sampling.as_flags(), some.as_flags());
         assert_eq!(args.sampling.options().looks, VerifyOptions::default().looks);
+    }
+
+    #[test]
+    fn at_points_parse_numbers_and_labels_and_read_back_as_flags() {
+        let parsed = Cli::try_parse_from([
+            "ktc",
+            "verify",
+            "k",
+            "--at",
+            "n_samples=250_000,loc=host",
+            "--at",
+            "n_samples=1063, loc=device",
+        ]);
+        let Ok(Cli { command: Command::Verify(args), .. }) = parsed else { panic!("{parsed:?}") };
+        let options = args.sampling.options();
+        assert_eq!(options.at.len(), 2);
+        assert_eq!(options.at[0]["n_samples"], serde_json::json!(250_000));
+        assert_eq!(options.at[0]["loc"], serde_json::json!("host"));
+        assert_eq!(options.at[1]["loc"], serde_json::json!("device"));
+        assert!(args.sampling.any_given());
+        assert_eq!(
+            args.sampling.as_flags(),
+            " --at loc=host,n_samples=250000 --at loc=device,n_samples=1063"
+        );
+        for bad in ["n_samples", "n=1,n=2", "=3", "n=1,,loc=host"] {
+            let refused = Cli::try_parse_from(["ktc", "verify", "k", "--at", bad]);
+            assert!(refused.is_err(), "{bad}: {refused:?}");
+        }
     }
 }

@@ -16,8 +16,8 @@
 //! Subcommands: `fingerprint`, `list`, `show KERNEL`, `explain KERNEL --axis N=V ...`,
 //! `gc [--dry-run] [--keep N]`, `export --out FILE`, `import FILE`,
 //! `plot KERNEL --out FILE.svg`, `retune [--refine [--points K] [--looks L]
-//! [--threshold R] [--seed S]] [KERNEL...]`, `verify KERNEL [--points K] [--looks L]
-//! [--threshold R] [--seed S]`. `--cache-dir DIR` (else
+//! [--threshold R] [--seed S] [--at POINT]...] [KERNEL...]`, `verify KERNEL [--points K] [--looks L]
+//! [--threshold R] [--seed S] [--at POINT]...`. `--cache-dir DIR` (else
 //! `KTC_CACHE_DIR`) chooses the store, `--fingerprint FP` the fingerprint read.
 //!
 //! Exit codes: 0 ok, 1 error (the message says what to do next), 2 bad usage.

@@ -1,5 +1,6 @@
-//! `ktc verify KERNEL [--points K] [--looks L] [--threshold R] [--seed S] [--json]`: the stored entry's
-//! regret at sampled off-grid sizes (see [`crate::verify`]).
+//! `ktc verify KERNEL [--points K] [--looks L] [--threshold R] [--seed S] [--at POINT]...
+//! [--json]`: the stored entry's regret at sampled off-grid sizes, or at the given ones
+//! (see [`crate::verify`]).
 
 use super::args::VerifyArgs;
 use super::context::{Ctx, Failure};

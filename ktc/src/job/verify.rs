@@ -19,11 +19,23 @@ pub struct VerifyOptions {
     /// Looks at every point, each pass over all points taken after the previous pass
     /// (seconds apart), merged: the regret is what a call costs over them.
     pub looks: usize,
+    /// Points to measure instead of sampled ones (then `points` and `seed` are unused),
+    /// by axis name as [`VerifiedPoint::point`] gives them, labels as strings: the sizes
+    /// a user's own job runs at. Each names every axis of the kernel and lies within the
+    /// sweep's range, or the verify is an error naming it.
+    pub at: Vec<BTreeMap<String, serde_json::Value>>,
+}
+
+impl VerifyOptions {
+    /// How many points the verify measures: the given ones, else `points` sampled.
+    pub(crate) fn point_count(&self) -> usize {
+        if self.at.is_empty() { self.points } else { self.at.len() }
+    }
 }
 
 impl Default for VerifyOptions {
     fn default() -> Self {
-        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269, looks: 3 }
+        VerifyOptions { points: 24, threshold: 1.10, seed: 0x6b74_635f_7665_7269, looks: 3, at: Vec::new() }
     }
 }
 

@@ -5,7 +5,7 @@ use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::measure::PointResult;
 use super::plan::{Candidate, candidate_named};
-use super::sample::grid_range;
+use super::sample::{named_point, within_grid};
 use super::sweeper::{Sweeper, limits};
 use super::timing::Timed;
 use super::tune::{Kept, Seed, tune};
@@ -16,7 +16,7 @@ use crate::registry::{GridValue, KernelInfo};
 use crate::store::recorded_flagged;
 use crate::warn::warn_once;
 use crate::{AxisKind, Entry, Error};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Verifies, then re-sweeps around the flagged points: see [`crate::verify::refine`].
@@ -109,7 +109,7 @@ fn earlier_flags<H: Harness>(
 ) -> Vec<(usize, VerifiedPoint)> {
     let mut earlier = Vec::new();
     for recorded in recorded_flagged(path) {
-        let Some(point) = stored_point(sweeper.tuner, &recorded).filter(|p| within_grid(sweeper.tuner, p))
+        let Some(point) = named_point(sweeper.tuner, &recorded).filter(|p| within_grid(sweeper.tuner, p))
         else {
             warn_once(format!(
                 "ignoring a point recorded beside {} that is not a point of `{}`'s sweep: {recorded:?}",
@@ -128,21 +128,12 @@ fn earlier_flags<H: Harness>(
     earlier
 }
 
-/// Whether every numeric value of `point` lies between its axis' smallest and largest
-/// grid values (labels are grid values by construction).
-fn within_grid(tuner: &KernelInfo, point: &[GridValue]) -> bool {
-    tuner.axes.iter().zip(point).all(|(axis, value)| {
-        let GridValue::Int(v) = value else { return true };
-        grid_range(axis).is_some_and(|(low, high)| (low..=high).contains(v))
-    })
-}
-
 /// The entry's measurements as point results (runs as stored; an old entry without
 /// them gives its median thrice).
 fn stored_results<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Vec<(Vec<GridValue>, PointResult)> {
     let mut by_point: Vec<(Vec<GridValue>, PointResult)> = Vec::new();
     for m in &entry.measurements {
-        let Some(point) = stored_point(sweeper.tuner, &m.point) else { continue };
+        let Some(point) = named_point(sweeper.tuner, &m.point) else { continue };
         let Some(candidate) =
             candidate_named(&sweeper.plan.candidates, sweeper.tuner, &m.variant, m.block_size)
         else {
@@ -163,26 +154,6 @@ fn stored_results<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Vec<(V
         }
     }
     by_point
-}
-
-/// A stored point in the kernel's terms (labels must be grid labels).
-fn stored_point(tuner: &KernelInfo, point: &BTreeMap<String, serde_json::Value>) -> Option<Vec<GridValue>> {
-    tuner
-        .axes
-        .iter()
-        .map(|axis| match point.get(axis.name)? {
-            serde_json::Value::String(s) => leak_free(axis.grid, s).map(GridValue::Label),
-            v => v.as_u64().map(GridValue::Int),
-        })
-        .collect()
-}
-
-/// The grid's own `&'static str` equal to `s`.
-fn leak_free(grid: &'static [GridValue], s: &str) -> Option<&'static str> {
-    grid.iter().find_map(|v| match v {
-        GridValue::Label(l) if *l == s => Some(*l),
-        _ => None,
-    })
 }
 
 /// An entry's decisions as lattice cells: what dispatch answers at a point now.

@@ -3,7 +3,8 @@
 
 use super::rng::Rng;
 use crate::AxisKind;
-use crate::registry::{AxisInfo, GridValue};
+use crate::registry::{AxisInfo, GridValue, KernelInfo};
+use std::collections::BTreeMap;
 
 /// `count` points over `axes`, reproducible from `seed`.
 pub(super) fn sample_points(axes: &[AxisInfo], count: usize, seed: u64) -> Vec<Vec<GridValue>> {
@@ -38,6 +39,41 @@ fn grid_ints(axis: &AxisInfo) -> impl Iterator<Item = u64> + '_ {
 /// samples in; `None` where the grid holds no number.
 pub(super) fn grid_range(axis: &AxisInfo) -> Option<(u64, u64)> {
     Some((grid_ints(axis).min()?, grid_ints(axis).max()?))
+}
+
+/// A point given by axis name (as entries and reports name them) in the kernel's
+/// terms: every axis present, numbers as integers, labels among the axis' grid labels.
+pub(super) fn named_point(
+    tuner: &KernelInfo,
+    point: &BTreeMap<String, serde_json::Value>,
+) -> Option<Vec<GridValue>> {
+    tuner
+        .axes
+        .iter()
+        .map(|axis| match point.get(axis.name)? {
+            serde_json::Value::String(s) => grid_label(axis.grid, s).map(GridValue::Label),
+            v => v.as_u64().map(GridValue::Int),
+        })
+        .collect()
+}
+
+/// The grid's own `&'static str` equal to `s`.
+fn grid_label(grid: &'static [GridValue], s: &str) -> Option<&'static str> {
+    grid.iter().find_map(|v| match v {
+        GridValue::Label(l) if *l == s => Some(*l),
+        _ => None,
+    })
+}
+
+/// Whether every numeric value of `point` lies between its axis' smallest and largest
+/// grid values (labels are grid values by construction): where verify samples, and
+/// where inputs are sized as the sweep sized them (a hostile record or a typo could
+/// otherwise ask for inputs no memory holds).
+pub(super) fn within_grid(tuner: &KernelInfo, point: &[GridValue]) -> bool {
+    tuner.axes.iter().zip(point).all(|(axis, value)| {
+        let GridValue::Int(v) = value else { return true };
+        grid_range(axis).is_some_and(|(low, high)| (low..=high).contains(v))
+    })
 }
 
 #[cfg(test)]

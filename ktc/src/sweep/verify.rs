@@ -3,7 +3,7 @@
 
 use super::harness::Harness;
 use super::measure::Rounds;
-use super::sample::sample_points;
+use super::sample::{grid_range, named_point, sample_points, within_grid};
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::Timed;
 use super::{SweepOptions, SweepReport};
@@ -90,15 +90,19 @@ fn verify_with<H: Harness>(
     let tuner = sweeper.tuner;
     let dispatch = Arc::new(Dispatch::from_entry(tuner, path.to_path_buf(), entry));
     sweeper.judged = Some(Arc::clone(&dispatch));
-    let cap = point_cap(options, verify);
+    let given = given_points(tuner, &verify.at)?;
+    let wanted = verify.point_count();
+    let cap = point_cap(options, wanted, verify.looks);
     let looks = verify.looks.max(1);
     let before = CpuTimes::now();
     let mut points = Vec::new();
     let mut skipped = Vec::new();
     // Points whose inputs cannot be built here (device data without a device) are
-    // redrawn, a bounded number of times.
-    for point in sample_points(tuner.axes, verify.points * 4, verify.seed) {
-        if points.len() == verify.points {
+    // redrawn, a bounded number of times; given points are not.
+    let candidates =
+        if given.is_empty() { sample_points(tuner.axes, verify.points * 4, verify.seed) } else { given };
+    for point in candidates {
+        if points.len() == wanted {
             break;
         }
         match sweeper.measure(&point, cap) {
@@ -133,7 +137,7 @@ fn verify_with<H: Harness>(
     }
     // Unbuildable draws are expected (a `device` label here); name them only when they
     // left the sample short.
-    if points.len() == verify.points {
+    if points.len() == wanted {
         skipped.clear();
     }
     let load = HostLoad::since(before);
@@ -143,10 +147,54 @@ fn verify_with<H: Harness>(
     Ok(VerifyReport { load, entry_load: entry.load, ..report })
 }
 
-/// The time one look at one verified point may take: the verify's budget shared out.
-fn point_cap(options: &SweepOptions, verify: &VerifyOptions) -> Duration {
+/// The time one look at one verified point may take: the verify's budget shared out
+/// over `points` points of `looks` looks.
+fn point_cap(options: &SweepOptions, points: usize, looks: usize) -> Duration {
     let budget = options.budget.unwrap_or(limits(options).1 * 2);
-    budget / (verify.points.max(1) * verify.looks.max(1)) as u32
+    budget / (points.max(1) * looks.max(1)) as u32
+}
+
+/// The points a verify was asked to measure ([`VerifyOptions::at`]) in the kernel's
+/// terms; an error naming the first that is not a point of the kernel's axes within
+/// the sweep's range, and the axes and range it needs.
+fn given_points(
+    tuner: &'static KernelInfo,
+    at: &[BTreeMap<String, serde_json::Value>],
+) -> Result<Vec<Vec<GridValue>>, Error> {
+    at.iter()
+        .map(|named| {
+            named_point(tuner, named)
+                .filter(|p| within_grid(tuner, p) && named.len() == tuner.axes.len())
+                .ok_or_else(|| Error::Sweep {
+                    kernel: tuner.name.into(),
+                    reason: format!(
+                        "{} is not a point of the sweep to verify at: give every axis once, {}",
+                        serde_json::Value::from(serde_json::Map::from_iter(named.clone())),
+                        axes_and_ranges(tuner)
+                    ),
+                })
+        })
+        .collect()
+}
+
+/// Each axis with what it takes, for an error message: `n_samples 1000..=1000000,
+/// loc host|device`.
+fn axes_and_ranges(tuner: &KernelInfo) -> String {
+    let axis = |a: &crate::registry::AxisInfo| match grid_range(a) {
+        Some((low, high)) => format!("{} {low}..={high}", a.name),
+        None => {
+            let labels: Vec<String> = a
+                .grid
+                .iter()
+                .map(|v| match v {
+                    GridValue::Label(l) => l.to_string(),
+                    GridValue::Int(n) => n.to_string(),
+                })
+                .collect();
+            format!("{} {}", a.name, labels.join("|"))
+        }
+    };
+    tuner.axes.iter().map(axis).collect::<Vec<_>>().join(", ")
 }
 
 /// Measures `point` as a verify does (the entry's choice in every round), once: its
@@ -159,7 +207,7 @@ pub(super) fn recheck<H: Harness>(
     verify: &VerifyOptions,
 ) -> Option<(usize, VerifiedPoint)> {
     let dispatch = Arc::clone(sweeper.judged.as_ref()?);
-    let index = sweeper.measure(point, point_cap(options, verify)).ok()?;
+    let index = sweeper.measure(point, point_cap(options, verify.point_count(), verify.looks)).ok()?;
     Some((index, verified_point(sweeper, &dispatch, index)))
 }
 

@@ -6,6 +6,8 @@
 //! the candidates' costs over interleaved rounds, as the sweep compares them (see
 //! [`VerifiedPoint::times_ns`]), over [`VerifyOptions::looks`] looks at every point,
 //! taken in passes over all points so that they lie seconds apart.
+//! [`VerifyOptions::at`] measures given sizes instead of sampled ones: the sizes a
+//! user's own job runs at.
 //!
 //! The drift check to run after a driver, BIOS or hardware change; `refine` then
 //! re-sweeps only around the flagged points and writes a new entry.
