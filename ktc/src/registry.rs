@@ -27,6 +27,16 @@ pub enum GridValue {
     Label(&'static str),
 }
 
+/// The value as grids and reports write it: `250000`, `host`.
+impl std::fmt::Display for GridValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GridValue::Int(n) => write!(f, "{n}"),
+            GridValue::Label(l) => f.write_str(l),
+        }
+    }
+}
+
 impl GridValue {
     /// The value as a query value.
     pub fn axis_value(self) -> crate::AxisValue<'static> {

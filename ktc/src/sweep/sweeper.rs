@@ -212,14 +212,7 @@ pub(super) fn point_map(tuner: &KernelInfo, point: &[GridValue]) -> BTreeMap<Str
 }
 
 pub(super) fn point_label(tuner: &KernelInfo, point: &[GridValue]) -> String {
-    let parts: Vec<String> = tuner
-        .axes
-        .iter()
-        .zip(point)
-        .map(|(axis, v)| match v {
-            GridValue::Int(n) => format!("{}={n}", axis.name),
-            GridValue::Label(l) => format!("{}={l}", axis.name),
-        })
-        .collect();
+    let parts: Vec<String> =
+        tuner.axes.iter().zip(point).map(|(axis, v)| format!("{}={v}", axis.name)).collect();
     parts.join(", ")
 }

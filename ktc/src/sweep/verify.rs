@@ -169,7 +169,7 @@ fn given_points(
                     kernel: tuner.name.into(),
                     reason: format!(
                         "{} is not a point of the sweep to verify at: give every axis once, {}",
-                        serde_json::Value::from(serde_json::Map::from_iter(named.clone())),
+                        serde_json::json!(named),
                         axes_and_ranges(tuner)
                     ),
                 })
@@ -183,14 +183,7 @@ fn axes_and_ranges(tuner: &KernelInfo) -> String {
     let axis = |a: &crate::registry::AxisInfo| match grid_range(a) {
         Some((low, high)) => format!("{} {low}..={high}", a.name),
         None => {
-            let labels: Vec<String> = a
-                .grid
-                .iter()
-                .map(|v| match v {
-                    GridValue::Label(l) => l.to_string(),
-                    GridValue::Int(n) => n.to_string(),
-                })
-                .collect();
+            let labels: Vec<String> = a.grid.iter().map(GridValue::to_string).collect();
             format!("{} {}", a.name, labels.join("|"))
         }
     };
