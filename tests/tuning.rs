@@ -143,11 +143,28 @@ fn verify_measures_off_grid_points_and_compares_fixed_choices() {
 struct OtherWork(Vec<std::process::Child>);
 
 impl OtherWork {
+    /// Starts the loops and returns once each has run: a spawned shell may not have
+    /// been scheduled yet when a sweep of a few milliseconds ends (CI once counted no
+    /// other work at all beside a 40 ms sweep).
     fn start() -> OtherWork {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
         let spin = || std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn().unwrap();
-        OtherWork((0..cpus).map(|_| spin()).collect())
+        let work = OtherWork((0..cpus).map(|_| spin()).collect());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while work.0.iter().any(|child| cpu_ticks(child.id()) == 0) {
+            assert!(std::time::Instant::now() < deadline, "the busy loops never ran");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        work
     }
+}
+
+/// The CPU time process `pid` has used so far, in clock ticks (`utime + stime` of
+/// `/proc/PID/stat`); 0 where it cannot be read.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let after_name = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
+    after_name.split_whitespace().skip(11).take(2).filter_map(|f| f.parse::<u64>().ok()).sum()
 }
 
 impl Drop for OtherWork {
@@ -171,7 +188,9 @@ fn a_sweep_beside_other_processes_records_their_share_in_its_entry() {
     let dir = tempfile::tempdir().unwrap();
     let busy = {
         let _work = OtherWork::start();
-        (TUNER.sweep)(&options(dir.path(), true)).unwrap()
+        // Refined, not grid-only: hundreds of milliseconds rather than tens, so the
+        // shares are counted over many of `/proc/stat`'s 10 ms ticks.
+        (TUNER.sweep)(&options(dir.path(), false)).unwrap()
     };
     let load = busy.entry.load.expect("the load is counted on Linux");
     // One busy loop per CPU beside the sweep's own thread hold half the machine or more.
