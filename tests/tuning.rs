@@ -151,20 +151,19 @@ impl OtherWork {
         let spin = || std::process::Command::new("sh").args(["-c", "while :; do :; done"]).spawn().unwrap();
         let work = OtherWork((0..cpus).map(|_| spin()).collect());
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while work.0.iter().any(|child| cpu_ticks(child.id()) == 0) {
+        while !others_busy() {
             assert!(std::time::Instant::now() < deadline, "the busy loops never ran");
-            std::thread::sleep(Duration::from_millis(5));
         }
         work
     }
 }
 
-/// The CPU time process `pid` has used so far, in clock ticks (`utime + stime` of
-/// `/proc/PID/stat`); 0 where it cannot be read.
-fn cpu_ticks(pid: u32) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let after_name = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
-    after_name.split_whitespace().skip(11).take(2).filter_map(|f| f.parse::<u64>().ok()).sum()
+/// Whether other processes used a third of the machine over the next 50 ms, as the
+/// sweep counts it ([`HostLoad::since`]).
+fn others_busy() -> bool {
+    let before = ktc::CpuTimes::now();
+    std::thread::sleep(Duration::from_millis(50));
+    HostLoad::since(before).is_some_and(|load| load.other >= 0.3)
 }
 
 impl Drop for OtherWork {
