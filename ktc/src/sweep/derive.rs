@@ -60,7 +60,7 @@ pub(super) fn build_entry<H: Harness>(
         }
     };
     let acceptable: Vec<Vec<Winner>> =
-        lattice.cells.iter().map(|cell| cell.acceptable.iter().map(|&c| winner(c)).collect()).collect();
+        lattice.answerable().iter().map(|a| a.iter().map(|&c| winner(c)).collect()).collect();
     let schema = tuner.schema();
     let grids: Vec<GridValues> = lattice.values.iter().map(|v| grid_values(v)).collect();
     let mut regions = compact_regions_within(&schema.axes, &grids, &acceptable);
