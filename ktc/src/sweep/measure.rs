@@ -5,7 +5,7 @@ use super::harness::Harness;
 use super::plan::{Candidate, Plan};
 use super::rng::Rng;
 use super::stack;
-use super::timing::{LogRatio, Timed, Verdict, cost, cost_and_spread, verdict};
+use super::timing::{LogRatio, LookCosts, Timed, Verdict, cost, cost_and_spread, verdict};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -28,6 +28,20 @@ pub(crate) struct PointResult {
     pub failed: Vec<(usize, String)>,
     /// Wall time the point took, verification included: what a refinement point costs.
     pub elapsed: Duration,
+    /// Each look's costs by candidate, where the point was looked at more than once
+    /// (empty after one look): `timed` merges the looks' runs.
+    pub looks: Vec<LookCosts>,
+}
+
+impl PointResult {
+    /// One look's results, not yet looked at again.
+    pub(crate) fn first_look(
+        timed: Vec<Timed>,
+        failed: Vec<(usize, String)>,
+        elapsed: Duration,
+    ) -> PointResult {
+        PointResult { timed, failed, elapsed, looks: Vec::new() }
+    }
 }
 
 /// Verifies and times every live candidate at one point within `time_cap`. Candidate
@@ -67,7 +81,7 @@ pub(crate) fn measure_point<H: Harness>(
     let kept = kept.and_then(|k| entrants.iter().position(|&(c, _)| c == k));
     let samples = race(harness, plan, &entrants, inputs, rounds, time_cap, kept);
     let timed = entrants.iter().zip(samples).map(|(&(candidate, _), s)| Timed::new(candidate, s)).collect();
-    PointResult { timed, failed, elapsed: started.elapsed() }
+    PointResult::first_look(timed, failed, started.elapsed())
 }
 
 /// A timed sample of a short call covers at least this long: a few microseconds of

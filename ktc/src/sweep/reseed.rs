@@ -147,10 +147,9 @@ fn stored_results<H: Harness>(sweeper: &Sweeper<'_, H>, entry: &Entry) -> Vec<(V
         let timed = Timed::new(candidate, samples);
         match by_point.iter_mut().find(|(p, _)| *p == point) {
             Some((_, r)) => r.timed.push(timed),
-            None => by_point.push((
-                point,
-                PointResult { timed: vec![timed], failed: Vec::new(), elapsed: Default::default() },
-            )),
+            None => {
+                by_point.push((point, PointResult::first_look(vec![timed], Vec::new(), Default::default())))
+            }
         }
     }
     by_point

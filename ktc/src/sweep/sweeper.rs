@@ -6,7 +6,7 @@ use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, measure_point};
 use super::plan::Plan;
 use super::state::look_shifts;
-use super::timing::{Timed, decide, near, ranked_overall, regrets};
+use super::timing::{Timed, decide, look_of, near, ranked_overall, regrets};
 use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
@@ -103,6 +103,11 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         self.measure(&point, cap)?;
         let Some((_, again)) = self.results.pop() else { return Ok(Vec::new()) };
         self.look_shifts.extend(look_shifts(&self.results[index].1.timed, &again.timed));
+        let result = &mut self.results[index].1;
+        if result.looks.is_empty() {
+            result.looks.push(look_of(&result.timed));
+        }
+        result.looks.push(look_of(&again.timed));
         for t in &again.timed {
             if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
                 let mut samples = std::mem::take(&mut first.samples);
@@ -139,8 +144,8 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
         let (point, result) = &self.results[index];
         let eligible = self.eligible(index);
-        let acceptable =
-            decide(&eligible, &self.plan.preference, self.state_margin).ok_or_else(|| Error::Sweep {
+        let acceptable = decide(&eligible, &result.looks, &self.plan.preference, self.state_margin)
+            .ok_or_else(|| Error::Sweep {
                 kernel: self.tuner.name.into(),
                 reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
             })?;
