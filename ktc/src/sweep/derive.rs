@@ -6,7 +6,7 @@ use super::SweepOptions;
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::refine::bound_between;
-use super::sweeper::{Sweeper, point_map};
+use super::sweeper::{Sweeper, numeric_axes, point_map};
 use crate::decision::{GridValues, Winner, compact_regions_within};
 use crate::entry::{Entry, Measurement, SCHEMA};
 use crate::registry::GridValue;
@@ -59,8 +59,11 @@ pub(super) fn build_entry<H: Harness>(
             block_size: candidate.block_size,
         }
     };
-    let acceptable: Vec<Vec<Winner>> =
-        lattice.answerable().iter().map(|a| a.iter().map(|&c| winner(c)).collect()).collect();
+    let acceptable: Vec<Vec<Winner>> = lattice
+        .answerable(&numeric_axes(tuner))
+        .iter()
+        .map(|a| a.iter().map(|&c| winner(c)).collect())
+        .collect();
     let schema = tuner.schema();
     let grids: Vec<GridValues> = lattice.values.iter().map(|v| grid_values(v)).collect();
     let mut regions = compact_regions_within(&schema.axes, &grids, &acceptable);

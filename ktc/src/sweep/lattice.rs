@@ -153,7 +153,7 @@ impl Lattice {
     }
 
     /// Each cell's decisions as a table may answer them: its winner, then the others it
-    /// accepts that every neighbour along a numeric axis accepts too.
+    /// accepts that every neighbour along a numeric axis (`numeric[a]`) accepts too.
     ///
     /// A cell's decision answers up to the middle of the bracket to each neighbour (see
     /// `derive::place_bounds_between`), and a near-tie measured at the cell says nothing
@@ -163,9 +163,7 @@ impl Lattice {
     /// features, the middle of 2..5, where `par_pairs` has two tasks: at 152 377
     /// samples × 3 features it ran 1.37× and 1.80× faster than the `pairs` such tables
     /// chose (2 of 24 runs of `cargo bench --bench tuning_quality`).
-    pub(crate) fn answerable(&self) -> Vec<Vec<usize>> {
-        let numeric: Vec<bool> =
-            self.values.iter().map(|v| v.iter().all(|g| matches!(g, GridValue::Int(_)))).collect();
+    pub(crate) fn answerable(&self, numeric: &[bool]) -> Vec<Vec<usize>> {
         (0..self.cells.len())
             .map(|flat| {
                 let Some((&winner, others)) = self.cells[flat].acceptable.split_first() else {
@@ -280,12 +278,13 @@ mod tests {
                 accept(vec![2]),
             ],
         };
-        let answerable = lattice.answerable();
+        let numeric = [true, false];
+        let answerable = lattice.answerable(&numeric);
         assert_eq!(answerable[0], vec![0], "5 does not accept 1, so 2 may not answer it");
         assert_eq!(answerable[2], vec![0]);
         assert_eq!(answerable[4], vec![0], "30's neighbour 5 does not accept 1 either");
         assert_eq!(answerable[1], vec![2], "the winner always stays");
         let agreeing = Lattice { cells: vec![accept(vec![0, 1]); 6], ..lattice };
-        assert!(agreeing.answerable().iter().all(|a| *a == vec![0, 1]), "backed on every side");
+        assert!(agreeing.answerable(&numeric).iter().all(|a| *a == vec![0, 1]), "backed on every side");
     }
 }

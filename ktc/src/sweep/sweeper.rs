@@ -96,12 +96,12 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     /// On a shared host the second core can be taken away for the tens of milliseconds
     /// one point's rounds last, and every round of a parallel candidate there runs at
     /// serial speed; merged with a later look, such a point weighs what a call costs
-    /// over both. Returns the new look's own timings; fails, changing nothing, where
-    /// the inputs cannot be built.
-    pub(super) fn remeasure(&mut self, index: usize, cap: Duration) -> Result<Vec<Timed>, InputsError> {
+    /// over both. Each look's own costs are kept too (`PointResult::looks`). Fails,
+    /// changing nothing, where the inputs cannot be built.
+    pub(super) fn remeasure(&mut self, index: usize, cap: Duration) -> Result<(), InputsError> {
         let point = self.results[index].0.clone();
         self.measure(&point, cap)?;
-        let Some((_, again)) = self.results.pop() else { return Ok(Vec::new()) };
+        let Some((_, again)) = self.results.pop() else { return Ok(()) };
         self.look_shifts.extend(look_shifts(&self.results[index].1.timed, &again.timed));
         let result = &mut self.results[index].1;
         if result.looks.is_empty() {
@@ -116,7 +116,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             }
         }
         self.results[index].1.elapsed += again.elapsed;
-        Ok(again.timed)
+        Ok(())
     }
 
     /// Reorders the preference (who wins a tie) by how each candidate does as a fixed
@@ -214,6 +214,12 @@ pub(super) fn point_map(tuner: &KernelInfo, point: &[GridValue]) -> BTreeMap<Str
             (axis.name.to_string(), value)
         })
         .collect()
+}
+
+/// Which of the tuner's axes are numeric (refinement splits them, and a cell's decision
+/// answers towards its neighbours along them).
+pub(super) fn numeric_axes(tuner: &KernelInfo) -> Vec<bool> {
+    tuner.axes.iter().map(|a| a.kind == crate::AxisKind::Numeric).collect()
 }
 
 pub(super) fn point_label(tuner: &KernelInfo, point: &[GridValue]) -> String {

@@ -8,12 +8,12 @@ use super::progress::Progress;
 use super::refine::{Look, refine};
 use super::rng::Rng;
 use super::settle::settle;
-use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
+use super::sweeper::{Sweeper, limits, numeric_axes, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
 use crate::registry::{AxisInfo, GridValue, KernelInfo};
 use crate::warn::warn_once;
-use crate::{AxisKind, CpuTimes, Error, HostLoad};
+use crate::{CpuTimes, Error, HostLoad};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -200,7 +200,7 @@ fn refine_lattice<H: Harness>(
     kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     budget: Duration,
 ) -> Result<(), Error> {
-    let numeric: Vec<bool> = sweeper.tuner.axes.iter().map(|a| a.kind == AxisKind::Numeric).collect();
+    let numeric = numeric_axes(sweeper.tuner);
     let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
     // What a point costs: the mean so far (refined points lie between measured ones).
     let per_point = spent / sweeper.results.len().max(1) as u32;

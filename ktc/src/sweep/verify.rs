@@ -5,7 +5,7 @@ use super::harness::Harness;
 use super::measure::Rounds;
 use super::sample::{grid_range, named_point, sample_points, within_grid};
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
-use super::timing::Timed;
+use super::timing::{LookCosts, look_of};
 use super::{SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::provenance::summarize_changes;
@@ -123,11 +123,8 @@ fn verify_with<H: Harness>(
     // measurement is.
     for _ in 1..looks {
         for (i, verified) in points.iter_mut().enumerate() {
-            if let Ok(look) = sweeper.remeasure(i, cap) {
-                let mut merged = verified_point(sweeper, &dispatch, i);
-                merged.look_regrets = std::mem::take(&mut verified.look_regrets);
-                merged.look_regrets.push(regret_among(&times_by_label(sweeper, &look), &merged.chosen).1);
-                *verified = merged;
+            if sweeper.remeasure(i, cap).is_ok() {
+                *verified = verified_point(sweeper, &dispatch, i);
             }
         }
     }
@@ -218,12 +215,18 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
         ChoiceSource::Region { index, .. } => Some(index),
         ChoiceSource::Fallback { .. } => None,
     };
-    let times_ns = times_by_label(sweeper, &result.timed);
+    let times_ns = times_by_label(sweeper, &look_of(&result.timed));
     let chosen = match choice.block_size {
         Some(b) => format!("{}/{b}", choice.variant),
         None => choice.variant.to_string(),
     };
     let (fastest, regret) = regret_among(&times_ns, &chosen);
+    // Each look's own regret, where the point was looked at more than once.
+    let look_regrets = if result.looks.is_empty() {
+        vec![regret]
+    } else {
+        result.looks.iter().map(|look| regret_among(&times_by_label(sweeper, look), &chosen).1).collect()
+    };
     VerifiedPoint {
         point: point_map(sweeper.tuner, point),
         chosen,
@@ -231,18 +234,14 @@ fn verified_point<H: Harness>(sweeper: &Sweeper<'_, H>, dispatch: &Dispatch, ind
         fastest,
         regret,
         times_ns,
-        look_regrets: vec![regret],
+        look_regrets,
     }
 }
 
 /// Each live candidate's cost, by label, as the sweep compares them (see
 /// `sweep::timing`): the mean of its runs but the slowest fifth.
-fn times_by_label<H: Harness>(sweeper: &Sweeper<'_, H>, timed: &[Timed]) -> BTreeMap<String, f64> {
-    timed
-        .iter()
-        .filter(|t| sweeper.live[t.candidate])
-        .map(|t| (label(sweeper, t.candidate), t.cost_ns))
-        .collect()
+fn times_by_label<H: Harness>(sweeper: &Sweeper<'_, H>, look: &LookCosts) -> BTreeMap<String, f64> {
+    look.iter().filter(|(c, _)| sweeper.live[*c]).map(|&(c, ns)| (label(sweeper, c), ns)).collect()
 }
 
 /// The fastest candidate among `times_ns` and `chosen`'s regret against it. A choice
