@@ -18,26 +18,32 @@ pub(super) struct Measured {
 }
 
 impl Measured {
-    /// Recomputes measured cells now that every exclusion is known; inferred cells keep
-    /// the decisions still live.
+    /// Recomputes measured cells now that every exclusion and look is known, and infers
+    /// the inferred ones again from them (see [`Lattice::infer_again`]); every other cell
+    /// keeps the decisions still live.
     pub(super) fn new<H: Harness>(sweeper: &Sweeper<'_, H>, mut lattice: Lattice) -> Result<Measured, Error> {
         for cell in &mut lattice.cells {
             match cell.result {
                 Some(i) => *cell = sweeper.cell(i)?,
-                None => {
-                    let live: Vec<usize> =
-                        cell.acceptable.iter().copied().filter(|&c| sweeper.live[c]).collect();
-                    // Every decision it inferred failed somewhere: the preferred live one.
-                    cell.acceptable = if live.is_empty() {
-                        sweeper.plan.preference.iter().copied().filter(|&c| sweeper.live[c]).take(1).collect()
-                    } else {
-                        live
-                    };
-                }
+                None => keep_live(sweeper, cell),
             }
         }
+        // Ends are live now; a cell whose ends could not be found keeps its own decisions.
+        lattice.infer_again();
+        lattice.cells.iter_mut().filter(|c| c.result.is_none()).for_each(|c| keep_live(sweeper, c));
         Ok(Measured { lattice })
     }
+}
+
+/// Drops from an unmeasured cell the decisions that failed verification somewhere;
+/// where none is left, the preferred live one.
+fn keep_live<H: Harness>(sweeper: &Sweeper<'_, H>, cell: &mut Cell) {
+    let live: Vec<usize> = cell.acceptable.iter().copied().filter(|&c| sweeper.live[c]).collect();
+    cell.acceptable = if live.is_empty() {
+        sweeper.plan.preference.iter().copied().filter(|&c| sweeper.live[c]).take(1).collect()
+    } else {
+        live
+    };
 }
 
 /// The entry for what `sweeper` measured on `measured`'s grid.

@@ -2,7 +2,7 @@
 //! acceptable decision, a crossover lies between them; measure at the geometric
 //! midpoint and repeat until every crossover is bracketed within a factor.
 
-use super::lattice::{Bracketing, Cell, Lattice};
+use super::lattice::{Bracketing, Cell, Inference, Lattice};
 use crate::registry::GridValue;
 use std::collections::HashSet;
 use std::time::Duration;
@@ -106,12 +106,18 @@ pub(crate) fn refine(
                 too_costly.insert(bracket);
                 continue;
             }
+            let from = Inference {
+                axis,
+                lo: lattice.values[axis][i],
+                hi: lattice.values[axis][i + 1],
+                order: lattice.values.iter().map(Vec::len).sum(),
+            };
             lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
                 if let Some(cell) = kept(point) {
                     return cell;
                 }
                 if !Cell::crossover(lo, hi, bracketing) {
-                    return Cell::inferred(lo, hi);
+                    return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
                 }
                 measured += 1;
                 measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))

@@ -150,7 +150,14 @@ impl<'a, H: Harness> Sweeper<'a, H> {
                 reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
             })?;
         let regrets = regrets(&eligible);
-        Ok(Cell { acceptable, near: near(&regrets), result: Some(index), regrets, took: result.elapsed })
+        Ok(Cell {
+            acceptable,
+            near: near(&regrets),
+            result: Some(index),
+            regrets,
+            took: result.elapsed,
+            inferred_from: None,
+        })
     }
 }
 
