@@ -10,7 +10,8 @@
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
 //! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels;
 //! `KTC_SWEEP_BUDGET_S` sets the sweeps' budget; `TQ_REVERIFY=N` verifies each entry
-//! N more times, so the judge's own spread on one entry shows next to the regrets).
+//! N more times, so the judge's own spread on one entry shows next to the regrets;
+//! `TQ_KEEP=1` keeps the stores, whose entries the verify lines name).
 
 use ktc::HostLoad;
 use ktc::sweep::{SweepMode, SweepOptions};
@@ -128,5 +129,10 @@ fn measure(tuner: &'static KernelInfo, mode: SweepMode, grid_only: bool, points:
     });
     let first = reports.next().expect("one verify at least");
     let again = reports.collect();
+    if std::env::var("TQ_KEEP").is_ok_and(|v| v == "1") {
+        // The entries stay for `ktc show` and `ktc explain` (`--cache-dir`); the verify
+        // lines name each one's path.
+        let _kept = dir.keep();
+    }
     Measured { wall, entry: report.entry, report: first, again }
 }
