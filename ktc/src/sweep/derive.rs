@@ -28,9 +28,8 @@ impl Measured {
                 None => keep_live(sweeper, cell),
             }
         }
-        // Ends are live now; a cell whose ends could not be found keeps its own decisions.
+        // After the ends are final and live: what a cell infers from them is live too.
         lattice.infer_again();
-        lattice.cells.iter_mut().filter(|c| c.result.is_none()).for_each(|c| keep_live(sweeper, c));
         Ok(Measured { lattice })
     }
 }

@@ -109,13 +109,13 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         }
         result.looks.push(look_of(&again.timed));
         for t in &again.timed {
-            if let Some(first) = self.results[index].1.timed.iter_mut().find(|f| f.candidate == t.candidate) {
+            if let Some(first) = result.timed.iter_mut().find(|f| f.candidate == t.candidate) {
                 let mut samples = std::mem::take(&mut first.samples);
                 samples.extend(&t.samples);
                 *first = Timed::new(t.candidate, samples);
             }
         }
-        self.results[index].1.elapsed += again.elapsed;
+        result.elapsed += again.elapsed;
         Ok(())
     }
 
