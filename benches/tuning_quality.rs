@@ -12,6 +12,9 @@
 //! `KTC_SWEEP_BUDGET_S` sets the sweeps' budget; `TQ_REVERIFY=N` verifies each entry
 //! N more times, so the judge's own spread on one entry shows next to the regrets;
 //! `TQ_KEEP=1` keeps the stores, whose entries the verify lines name).
+//!
+//! `scripts/tuning-quality-runs.sh N` runs it N times and counts the runs that met each
+//! target: one run is one sample of a host whose fastest variant moves between processes.
 
 use ktc::HostLoad;
 use ktc::sweep::{SweepMode, SweepOptions};
