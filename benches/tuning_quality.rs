@@ -5,7 +5,8 @@
 //! (log-uniform, fixed seed): regret `t(chosen) / t(fastest)` (geomean, worst) and tuned
 //! dispatch against always running each single candidate (`t(fixed) / t(tuned)`), and
 //! the shares of CPU time the hypervisor stole and other processes used during each
-//! sweep and verify.
+//! sweep and verify. Last, each verify's times judge the other sweeps' choices at
+//! the same points, so a worse choice can be told from a verify at a worse moment.
 //!
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
 //! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels;
@@ -74,6 +75,41 @@ fn main() {
             shares(m.report.load)
         );
     }
+    println!(
+        "\nsame timings (each verify's times judge every sweep's choices at its points):\nkernel               choices of  judged by   regret geomean  worst"
+    );
+    for (kernel, chooser, c) in &rows {
+        for (judge_kernel, judge, j) in &rows {
+            if judge_kernel != kernel || judge == chooser {
+                continue;
+            }
+            if let Some((geomean, worst)) = judged_by(&j.report, &c.report) {
+                println!("{kernel:<20} {chooser:<11} {judge:<11} {geomean:>14.3}  {worst:>5.3}");
+            }
+        }
+    }
+}
+
+/// The regret of `chooser`'s choices under `judge`'s times at the same points (geomean,
+/// worst): where two entries' verifies ran at different moments, a point's fastest
+/// candidate can differ between them, so comparing sweeps on one verify's times tells
+/// a worse choice from a worse moment. `None` unless both verified the same points.
+fn judged_by(judge: &VerifyReport, chooser: &VerifyReport) -> Option<(f64, f64)> {
+    if judge.points.len() != chooser.points.len() || judge.points.is_empty() {
+        return None;
+    }
+    let mut log_sum = 0.0;
+    let mut worst: f64 = 1.0;
+    for (j, c) in judge.points.iter().zip(&chooser.points) {
+        if j.point != c.point {
+            return None;
+        }
+        let fastest = j.times_ns.values().copied().fold(f64::INFINITY, f64::min);
+        let regret = j.times_ns.get(&c.chosen)? / fastest;
+        log_sum += regret.ln();
+        worst = worst.max(regret);
+    }
+    Some(((log_sum / judge.points.len() as f64).exp(), worst))
 }
 
 /// The stolen and the other processes' shares as two percentages (`- -` where the

@@ -68,6 +68,22 @@ awk '
     }
 ' "$out"/run*.txt | sort
 
+# The same, with each sweep's choices judged by the other sweep's verify (its times at
+# the same points): a sweep that met the regret targets on its own verify's times and
+# not on the other's lost to the moment its verify ran in, not to the other sweep.
+echo
+echo "runs whose choices met the regret targets (geomean <= 1.03, worst <= 1.15) on another verify's times"
+printf "%-20s %-11s %-11s %5s %8s %6s %5s\n" kernel "choices of" "judged by" runs geomean worst both
+awk '
+    FNR == 1 { on = 0 }
+    /^same timings/ { on = 1; next }
+    on && NF == 5 && $4 ~ /^[0-9.]+$/ {
+        k = sprintf("%-20s %-11s %-11s", $1, $2, $3); seen[k]++
+        g = ($4 <= 1.03); w = ($5 <= 1.15); ng[k] += g; nw[k] += w; nb[k] += (g && w)
+    }
+    END { for (k in seen) printf "%s %5d %8d %6d %5d\n", k, seen[k], ng[k], nw[k], nb[k] }
+' "$out"/run*.txt | sort
+
 # Where the refined sweeps lost: each verified point whose regret exceeded 1.03 (where
 # a fixed candidate can beat tuned dispatch by over 3%), with how many runs it did so
 # in and what was chosen against what was fastest there.
