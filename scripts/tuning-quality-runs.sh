@@ -100,15 +100,11 @@ awk '
         }
         if (regret > 1.03) {
             gsub(/^ +| +$/, "", point)
-            k = kernel " " point; n[k]++; how[k, chosen " -> " fastest]++; pairs[k] = pairs[k] SUBSEP chosen " -> " fastest
+            k = kernel " " point; n[k]++; how[k SUBSEP chosen " -> " fastest]++
         }
     }
     END {
-        for (k in n) {
-            line = sprintf("%3d  %s:", n[k], k)
-            split(pairs[k], list, SUBSEP); delete done
-            for (j in list) if (list[j] != "" && !(list[j] in done)) { done[list[j]] = 1; line = line sprintf("  %s: %d", list[j], how[k, list[j]]) }
-            print line
-        }
+        for (kh in how) { split(kh, part, SUBSEP); which[part[1]] = which[part[1]] "  " part[2] ": " how[kh] }
+        for (k in n) printf "%3d  %s:%s\n", n[k], k, which[k]
     }
 ' "$out"/run*.txt | sort -rn
