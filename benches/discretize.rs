@@ -21,9 +21,11 @@ fn main() {
         ("par_linear/4", Variant::ParLinear, Some(4)),
         ("par_lookup/4", Variant::ParLookup, Some(4)),
     ];
-    // Then few bins, where `lookup` and `par_linear` were near ties, and 64 bins, where
-    // uniform values fall in buckets with one and with two edges alike.
-    for (n, bins) in [(1_000, 27), (25_652, 27), (1_000_000, 27), (57_415, 6), (100_000, 64)] {
+    // Then few bins, where `lookup` and `par_linear` were near ties, 64 bins, where
+    // uniform values fall in buckets with one and with two edges alike, and 77 bins at
+    // 5 672 values, where `par_lookup` and `par_split` traded places from one tuning
+    // to the next (`cargo bench --bench tuning_quality`).
+    for (n, bins) in [(1_000, 27), (25_652, 27), (1_000_000, 27), (57_415, 6), (100_000, 64), (5_672, 77)] {
         let (values, edges, codes) = discretize::inputs(n, bins);
         let mut group = c.benchmark_group(format!("{n} values × {bins} bins"));
         for &(name, variant, block) in &candidates {

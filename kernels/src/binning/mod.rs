@@ -73,9 +73,10 @@ pub mod discretize {
         super::cpu::binary(values, edges, codes)
     }
 
-    /// A table over the top 16 bits of each value's order-preserving key holds the
-    /// code of every bucket no edge falls in: a load per value, whatever the number of
-    /// edges; values in a bucket with an edge take the binary search.
+    /// A table over the top bits of each value's order-preserving key, as fine as 4 096
+    /// buckets between the lowest and the highest edge allow, holds the code of every
+    /// bucket: a load and a compare per value, whatever the number of edges, where no
+    /// bucket holds two edges; a search among the fullest bucket's edges otherwise.
     #[variant]
     pub fn lookup(values: &Floats, edges: &[f64], codes: &mut [u8]) -> Result<(), Error> {
         super::lookup::lookup(values, edges, codes)
