@@ -66,6 +66,11 @@ fn ordered(bits: u64) -> u64 {
     if bits >> 63 == 1 { !bits } else { bits | 1 << 63 }
 }
 
+/// The `f64` whose [`Float::key`] is `key` (`ordered`'s inverse).
+pub(crate) fn from_key(key: u64) -> f64 {
+    f64::from_bits(if key >> 63 == 1 { key & !(1 << 63) } else { !key })
+}
+
 impl Float for f32 {
     #[inline(always)]
     fn wide(self) -> f64 {

@@ -83,9 +83,9 @@ fn split_checked(
 const LOOKUP_CHUNK: usize = 2048;
 
 /// `lookup` in `per_thread` chunks per rayon worker (see [`par_split`]), each of at
-/// least [`LOOKUP_CHUNK`] values: one table, built by the caller, read by every chunk. When no worker joins in time the caller
-/// runs every chunk, so a call costs what `lookup` costs, the fastest serial variant
-/// from a few thousand values up.
+/// least [`LOOKUP_CHUNK`] values: one table, built by the caller, read by every chunk.
+/// When no worker joins in time the caller runs every chunk, so a call costs what
+/// `lookup` costs, the fastest serial variant from a few thousand values up.
 pub(crate) fn par_lookup(
     values: &Floats,
     edges: &[f64],
