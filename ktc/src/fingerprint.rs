@@ -2,9 +2,13 @@
 //! machine never serves another.
 //!
 //! Shape: `cpu_<cpu-slug>_gpu_<gpu-slug>_cc<X.Y>`, or `cpu_<cpu-slug>_gpu_none` where
-//! there is no usable GPU (no driver, no device, ordinal out of range). Every part is
+//! there is no usable GPU (no driver, no device, ordinal out of range). The CPU slug is
+//! the model, its CPUID family and model where the brand names no model number, and
+//! the logical CPUs a thread pool gets (`intel-xeon-fam6-mod167-2cpu`). Every part is
 //! lower case `[a-z0-9.-]`, the separators are `_`, so the whole string is one safe path
 //! component. `KTC_FINGERPRINT` overrides it (for fleets of identical machines and tests).
+
+mod cpu_part;
 
 use std::sync::LazyLock;
 
@@ -243,7 +247,10 @@ fn is_core_count(tok: &str) -> bool {
         .is_some_and(|n| (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) || WORDS.contains(&n))
 }
 
-static CPU_SLUG: LazyLock<String> = LazyLock::new(|| normalize_cpu_model(&cpu_model()));
+/// The fingerprint's CPU part, computed once (see the `cpu_part` module).
+static CPU_SLUG: LazyLock<String> = LazyLock::new(|| {
+    cpu_part::cpu_part(&normalize_cpu_model(&cpu_model()), cpu_part::signature(), cpu_part::logical_cpus())
+});
 
 /// The CPU's brand string: CPUID on x86, else `/proc/cpuinfo` (or `sysctl` on macOS),
 /// else `"unknown"`.

@@ -24,12 +24,17 @@ struct ChildReport {
 /// Runs the calling test `test` again in a fresh process, where it prints what
 /// [`print_fingerprints`] prints; `override_value` sets `KTC_FINGERPRINT` (None removes it).
 fn run_child(test: &str, override_value: Option<&str>) -> ChildReport {
-    let out = child::spawn(test, |cmd| {
+    run_child_with(test, |cmd| {
         match override_value {
             Some(v) => cmd.env("KTC_FINGERPRINT", v),
             None => cmd.env_remove("KTC_FINGERPRINT"),
         };
-    });
+    })
+}
+
+/// [`run_child`] with the child's environment set by `configure`.
+fn run_child_with(test: &str, configure: impl FnOnce(&mut std::process::Command)) -> ChildReport {
+    let out = child::spawn(test, configure);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let field = |key: &str| {
@@ -196,6 +201,43 @@ fn run_child_for_ordinal_far_out_of_range() -> String {
         return "_gpu_none".to_owned();
     }
     hw_fingerprint_for(1 << 20)
+}
+
+/// The CPU part between `cpu_` and `_gpu_`.
+fn cpu_part(fp: &str) -> &str {
+    fp.strip_prefix("cpu_").and_then(|rest| rest.split_once("_gpu_")).map_or(fp, |(cpu, _)| cpu)
+}
+
+/// Two hosts with one CPU model but different core counts (VM sizes) tune differently,
+/// so the thread count the parallel variants will use is part of the CPU part; it
+/// follows rayon's own rule, so `RAYON_NUM_THREADS` moves it.
+#[test]
+fn cpu_count_is_part_of_the_fingerprint() {
+    if child::is_child() {
+        return print_fingerprints();
+    }
+    let computed = |threads: Option<&str>| {
+        run_child_with("cpu_count_is_part_of_the_fingerprint", |cmd| {
+            cmd.env_remove("KTC_FINGERPRINT").env_remove("RAYON_RS_NUM_CPUS");
+            match threads {
+                Some(n) => cmd.env("RAYON_NUM_THREADS", n),
+                None => cmd.env_remove("RAYON_NUM_THREADS"),
+            };
+        })
+        .fp0
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let default = computed(None);
+    assert_shape(&default);
+    assert!(cpu_part(&default).ends_with(&format!("-{cpus}cpu")), "{default} on {cpus} CPUs");
+    let three = computed(Some("3"));
+    assert_shape(&three);
+    assert!(cpu_part(&three).ends_with("-3cpu"), "{three}");
+    // rayon reads 0 as "the default".
+    assert_eq!(computed(Some("0")), default);
+    // Only the count differs.
+    let model = |fp: &str| cpu_part(fp).rsplit_once('-').unwrap().0.to_owned();
+    assert_eq!(model(&three), model(&default));
 }
 
 #[test]
