@@ -153,9 +153,34 @@ pub(crate) fn query_of(point: &BTreeMap<String, serde_json::Value>) -> Vec<(&str
         .collect()
 }
 
-/// The measurements as a grid: one row per point, one column per series, in
-/// first-measured order; a cell per (point, series), the table's choice starred. One
-/// pass indexes every measurement; only the shown cells are formatted.
+/// Orders grid points by the entry's axes, the first axis first: numbers ascending,
+/// then labels in text order (a point missing an axis before the others).
+fn point_order(entry: &Entry, a: &Measurement, b: &Measurement) -> std::cmp::Ordering {
+    use serde_json::Value;
+    use std::cmp::Ordering;
+    fn rank(v: Option<&Value>) -> (u8, f64, &str) {
+        match v {
+            None => (0, f64::NAN, ""),
+            Some(Value::String(s)) => (2, f64::NAN, s.as_str()),
+            Some(v) => (1, v.as_f64().unwrap_or(f64::NAN), ""),
+        }
+    }
+    entry
+        .axes
+        .iter()
+        .map(|axis| {
+            let (ka, na, sa) = rank(a.point.get(&axis.name));
+            let (kb, nb, sb) = rank(b.point.get(&axis.name));
+            ka.cmp(&kb).then(na.total_cmp(&nb)).then(sa.cmp(sb))
+        })
+        .find(|o| o.is_ne())
+        .unwrap_or(Ordering::Equal)
+}
+
+/// The measurements as a grid: one row per point, sorted by the axes (a sweep visits
+/// points in a shuffled order), one column per series in first-measured order; a cell
+/// per (point, series), the table's choice starred. One pass indexes every
+/// measurement; only the shown cells are formatted.
 fn measurement_table(entry: &Entry) -> String {
     let mut series: Vec<String> = Vec::new();
     let mut series_index: HashMap<String, usize> = HashMap::new();
@@ -174,6 +199,8 @@ fn measurement_table(entry: &Entry) -> String {
         });
         cells.entry((p, s)).or_insert(m);
     }
+    let mut rows_in_order: Vec<usize> = (0..points.len()).collect();
+    rows_in_order.sort_by(|&a, &b| point_order(entry, points[a], points[b]));
     let table = entry.table();
     let shown_series = series.len().min(MAX_SERIES);
     let mut header = vec!["point".to_owned()];
@@ -182,7 +209,7 @@ fn measurement_table(entry: &Entry) -> String {
         header.push(format!("… {} more series", series.len() - shown_series));
     }
     let mut rows = vec![header];
-    for (p, first) in points.iter().enumerate().take(MAX_POINTS) {
+    for (p, first) in rows_in_order.iter().map(|&p| (p, points[p])).take(MAX_POINTS) {
         // The table's choice depends on the point only: looked up once per row.
         let chosen =
             table.lookup(&query_of(&first.point)).map(|(_, r)| series_label(&r.variant, r.block_size));
@@ -234,6 +261,27 @@ mod tests {
         assert!(text.len() < 64 << 10, "{} bytes", text.len());
         assert!(text.contains("… 988 more series") && text.contains("… 900 more grid points"), "{text}");
         assert!(text.lines().nth(1).unwrap().contains('*'), "the chosen cell is starred");
+    }
+
+    /// Rows follow the axes, not the sweep's shuffled visiting order.
+    #[test]
+    fn the_measurement_table_rows_are_sorted_by_the_axes() {
+        let mut entry = wide_entry(0);
+        entry.axes = vec![Axis::numeric("n"), Axis::categorical("loc")];
+        entry.measurements = [(4_000_000, "host"), (30_000, "host"), (1000, "host"), (30_000, "device")]
+            .iter()
+            .map(|&(n, loc)| {
+                let m = json!({"point": {"n": n, "loc": loc}, "variant": "v0", "median_ns": 1.0, "spread_ns": 0.0, "runs": 5});
+                serde_json::from_value::<Measurement>(m).unwrap()
+            })
+            .collect();
+        let text = measurement_table(&entry);
+        let rows: Vec<&str> = text.lines().skip(1).map(|l| l.split("  ").next().unwrap()).collect();
+        assert_eq!(
+            rows,
+            ["n=1000, loc=host", "n=30000, loc=device", "n=30000, loc=host", "n=4000000, loc=host"],
+            "{text}"
+        );
     }
 
     #[test]
