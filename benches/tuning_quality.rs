@@ -9,6 +9,7 @@
 //! the same points, so a worse choice can be told from a verify at a worse moment.
 //!
 //! `cargo bench --bench tuning_quality` (env: `TQ_POINTS`, default 24 points;
+//! `TQ_SEED`, the seed of the sampled sizes, default `verify`'s fixed one;
 //! `TQ_FULL=1` adds a full-mode sweep; `TQ_KERNELS=discretize` picks kernels;
 //! `KTC_SWEEP_BUDGET_S` sets the sweeps' budget; `TQ_REVERIFY=N` verifies each entry
 //! N more times, so the judge's own spread on one entry shows next to the regrets;
@@ -160,7 +161,10 @@ fn measure(tuner: &'static KernelInfo, mode: SweepMode, grid_only: bool, points:
     let started = Instant::now();
     let report = (tuner.sweep)(&options).unwrap_or_else(|e| panic!("sweep of {}: {e}", tuner.name));
     let wall = started.elapsed();
-    let verify_options = VerifyOptions { points, ..VerifyOptions::default() };
+    let defaults = VerifyOptions::default();
+    // Other seeds sample other sizes: with the fixed one, every run judges the same 24.
+    let seed = std::env::var("TQ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(defaults.seed);
+    let verify_options = VerifyOptions { points, seed, ..defaults };
     let judge = SweepOptions { budget: Some(Duration::from_secs(120)), ..options };
     let again: usize = std::env::var("TQ_REVERIFY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
     let mut reports = (0..=again).map(|_| {

@@ -13,7 +13,8 @@
 # KTC_SWEEP_BUDGET_S, TQ_KEEP, ...) passes through. Each run's output stays in
 # $TQ_RUNS_DIR (default: a fresh temporary folder), whose path the table names; runs
 # already there are counted too, and new ones numbered after them, so a folder can
-# collect runs over several calls.
+# collect runs over several calls. TQ_SEED=each gives run i the verify seed i (other
+# sizes in every run; the default seed samples the same 24 sizes in every run).
 set -euo pipefail
 
 runs="${1:-10}"
@@ -45,7 +46,9 @@ while [ -e "$out/run$first.txt" ]; do first=$((first + 1)); done
 last=$((first + runs - 1))
 for i in $(seq "$first" "$last"); do
     echo "run $i of $first..$last ..." >&2
-    "$bin" --bench >"$out/run$i.txt" 2>&1 || {
+    seed="${TQ_SEED:-}"
+    [ "$seed" = each ] && seed="$i"
+    TQ_SEED="$seed" "$bin" --bench >"$out/run$i.txt" 2>&1 || {
         echo "run $i failed; its output: $out/run$i.txt" >&2
         exit 1
     }
