@@ -26,7 +26,13 @@ use ktc_kernels::{discretize, joint_hist_batched};
 use std::time::{Duration, Instant};
 
 fn main() {
-    let points = std::env::var("TQ_POINTS").ok().and_then(|s| s.parse().ok()).unwrap_or(24);
+    let defaults = VerifyOptions::default();
+    let verify_options = VerifyOptions {
+        points: env_number("TQ_POINTS").unwrap_or(24),
+        // Other seeds sample other sizes: with the fixed one, every run judges the same 24.
+        seed: env_number("TQ_SEED").unwrap_or(defaults.seed),
+        ..defaults
+    };
     let only = std::env::var("TQ_KERNELS").ok();
     let tuners: [&'static KernelInfo; 2] =
         [joint_hist_batched::Variant::kernel(), discretize::Variant::kernel()];
@@ -40,7 +46,7 @@ fn main() {
             continue;
         }
         for &(mode_name, mode, grid_only) in &modes {
-            let m = measure(tuner, mode, grid_only, points);
+            let m = measure(tuner, mode, grid_only, &verify_options);
             let during = m.entry.load.map_or("no CPU time counted".into(), |l| l.to_string());
             println!(
                 "\n== {} · {mode_name} sweep: {:.1} s, {} regions, ties within {}; while it measured, {during}\n{}",
@@ -89,6 +95,11 @@ fn main() {
             }
         }
     }
+}
+
+/// The number in environment variable `name`, where it holds one.
+fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok()?.parse().ok()
 }
 
 /// The regret of `chooser`'s choices under `judge`'s times at the same points (geomean,
@@ -147,7 +158,12 @@ struct Measured {
 }
 
 /// Sweeps into a fresh store, then verifies the entry, and again `TQ_REVERIFY` times.
-fn measure(tuner: &'static KernelInfo, mode: SweepMode, grid_only: bool, points: usize) -> Measured {
+fn measure(
+    tuner: &'static KernelInfo,
+    mode: SweepMode,
+    grid_only: bool,
+    verify_options: &VerifyOptions,
+) -> Measured {
     let dir = tempfile::tempdir().expect("a temporary store");
     let options = SweepOptions {
         mode,
@@ -161,14 +177,10 @@ fn measure(tuner: &'static KernelInfo, mode: SweepMode, grid_only: bool, points:
     let started = Instant::now();
     let report = (tuner.sweep)(&options).unwrap_or_else(|e| panic!("sweep of {}: {e}", tuner.name));
     let wall = started.elapsed();
-    let defaults = VerifyOptions::default();
-    // Other seeds sample other sizes: with the fixed one, every run judges the same 24.
-    let seed = std::env::var("TQ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(defaults.seed);
-    let verify_options = VerifyOptions { points, seed, ..defaults };
     let judge = SweepOptions { budget: Some(Duration::from_secs(120)), ..options };
-    let again: usize = std::env::var("TQ_REVERIFY").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
+    let again: usize = env_number("TQ_REVERIFY").unwrap_or(0);
     let mut reports = (0..=again).map(|_| {
-        verify(tuner, &verify_options, &judge).unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name))
+        verify(tuner, verify_options, &judge).unwrap_or_else(|e| panic!("verify of {}: {e}", tuner.name))
     });
     let first = reports.next().expect("one verify at least");
     let again = reports.collect();

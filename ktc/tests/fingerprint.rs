@@ -123,8 +123,7 @@ fn computed_fingerprint_is_slug_safe() {
     assert_shape(&report.fp0);
     assert_shape(&report.fp1);
     // Same CPU part for every device.
-    let cpu = |fp: &str| fp.split("_gpu_").next().unwrap().to_owned();
-    assert_eq!(cpu(&report.fp0), cpu(&report.fp1));
+    assert_eq!(cpu_part(&report.fp0), cpu_part(&report.fp1));
 }
 
 #[test]
