@@ -51,12 +51,7 @@ pub(crate) use inputs::Lcg;
     sweep(
         n_samples = [1_000, 100_000, 1_000_000],
         pair_table = [8, 512, 4_096],
-        // 2, not only 1 and 30: one feature has no pair, so `pairs` counts a column
-        // alone there and the one-feature winners are serial ones; from 2 features on
-        // `pairs`/`par_pairs` run 1.2–2.5× faster. Left to refinement, the split at 2
-        // features crossed every line of the grid and, on a busy host, did not fit
-        // the budget: sizes up to 2 features then took the one-feature choices.
-        n_features = [1, 2, 30],
+        n_features = [1, 30],
         loc = [host, device],
     ),
 )]

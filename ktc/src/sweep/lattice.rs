@@ -229,25 +229,19 @@ impl Lattice {
             self.cells.iter().enumerate().filter_map(|(flat, c)| Some((flat, c.inferred_from?))).collect();
         inferred.sort_by_key(|(_, from)| from.order);
         for (flat, from) in inferred {
-            let Some((lo, hi)) = self.inference_ends(flat) else { continue };
+            let end = |value: GridValue| {
+                let i = self.values[from.axis].iter().position(|v| *v == value)?;
+                let mut coords = self.coords(flat);
+                coords[from.axis] = i;
+                Some(self.flat(&coords))
+            };
+            let (Some(lo), Some(hi)) = (end(from.lo), end(from.hi)) else { continue };
             if self.cells[lo].acceptable.is_empty() || self.cells[hi].acceptable.is_empty() {
                 continue;
             }
             self.cells[flat] =
                 Cell { inferred_from: Some(from), ..Cell::inferred(&self.cells[lo], &self.cells[hi]) };
         }
-    }
-
-    /// The two cells inferred cell `flat` was inferred from (see [`Inference`]); `None`
-    /// for a cell not inferred.
-    pub(crate) fn inference_ends(&self, flat: usize) -> Option<(usize, usize)> {
-        let from = self.cells[flat].inferred_from?;
-        let end = |value: GridValue| {
-            let mut coords = self.coords(flat);
-            coords[from.axis] = self.values[from.axis].iter().position(|v| *v == value)?;
-            Some(self.flat(&coords))
-        };
-        Some((end(from.lo)?, end(from.hi)?))
     }
 
     /// The cells of the line through `coords` along `axis`, at value indices `i` and

@@ -16,10 +16,6 @@ pub(crate) enum Look<'a> {
     Again(usize),
 }
 
-/// Whether points priced at the first costs fit the budget with room left for points
-/// priced at the second after them (see [`refine`]); `None` is a cost not known.
-pub(crate) type Afford<'a> = dyn FnMut(&[Option<Duration>], &[Option<Duration>]) -> bool + 'a;
-
 /// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
 /// the bracket is within `factor` (or holds no integer).
 pub(crate) fn midpoint(lo: u64, hi: u64, factor: f64) -> Option<u64> {
@@ -42,11 +38,10 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// Refines `lattice` along its numeric axes (`numeric[a]`), the bracket with the most
 /// at stake first (see [`weightiest_open_bracket`]), so the budget is spread over all
 /// crossovers and goes first where a wrong region would cost the most. `measure` times
-/// one new point (`None`: it could not be built); `afford(costs, reserved)` says
-/// whether more points, one per expected time in `costs` (see [`look_cost`] and
-/// [`new_point_cost`]; `None`: not known), fit the budget with room left for points
-/// priced `reserved` after them. A bracket whose first new point does not fit, or
-/// whose new value would grow the lattice past `max_cells` (noise can
+/// one new point (`None`: it could not be built); `afford(costs)` says whether more
+/// points, one per expected time in `costs` (see [`look_cost`] and [`new_point_cost`];
+/// `None`: not known), fit the budget. A bracket whose second looks or first new point
+/// do not fit, or whose new value would grow the lattice past `max_cells` (noise can
 /// make neighbours disagree anywhere; the table must stay small), is left open and
 /// others are tried; refinement stops when none is left. A bracket whose new points do
 /// not all fit is split on the crossing lines that do (see [`affordable_lines`]).
@@ -67,10 +62,6 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// Before a bracket is split, each measured cell at its ends gets one second look
 /// ([`Look::Again`]): a crossover seen once may be one point measured while the host
 /// was busy, and bisecting towards it would carve a wrong region out of the right one.
-/// An end inferred earlier (a line that bracket's budget left out, say) is measured
-/// for the first time instead: its decision is a guess from two other cells. Looks
-/// come second to the split: they are taken only while the budget keeps room for the
-/// bracket's new points after them.
 /// Returns the number of points measured, second looks included.
 pub(crate) fn refine(
     lattice: &mut Lattice,
@@ -79,7 +70,7 @@ pub(crate) fn refine(
     max_cells: usize,
     kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
-    afford: &mut Afford<'_>,
+    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> usize {
     let mut measured = 0;
     let mut looked_again = HashSet::new();
@@ -93,18 +84,17 @@ pub(crate) fn refine(
             weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
         {
             let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
-            let split: Vec<Option<Duration>> = lines
-                .iter()
-                .map(|coords| {
-                    let (lo, hi) = lattice.neighbours(axis, coords, i);
-                    new_point_cost(lo, hi)
-                })
-                .collect();
-            let looked = confirm_ends(lattice, axis, i, &lines, &split, &mut looked_again, measure, afford);
-            if looked > 0 {
-                // The ends may agree now: find the weightiest open bracket again.
-                measured += looked;
-                continue;
+            match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
+                None => {
+                    too_costly.insert(bracket);
+                    continue;
+                }
+                Some(0) => {}
+                Some(looked) => {
+                    // The ends may agree now: find the weightiest open bracket again.
+                    measured += looked;
+                    continue;
+                }
             }
             let per_line = lattice.cells.len() / lattice.values[axis].len();
             if lattice.cells.len() + per_line > max_cells {
@@ -147,48 +137,29 @@ pub(crate) fn refine(
 
 /// Gives every measured cell at the ends of the crossing `lines` (see
 /// [`crossing_lines`]) between value indices `i` and `i + 1` of `axis` its second
-/// look, and measures every inferred one, while the budget affords the next look with
-/// room left for the `split` (the bracket's new points, see [`new_point_cost`]): how
-/// many were looked at (see [`look_cost`], [`inferred_cost`]).
-///
-/// All looks before any split left `joint_hist_batched`'s bracket between 1 and 5
-/// features open in 3 of 6 runs: its 18–31 lines' 36–62 looks took the budget, and
-/// the split (priced 1.1–1.4 s) no longer fit. Every size up to 2 features then took
-/// the one-feature decisions, and at 2 features, where `pairs` counts both columns in
-/// one pass, it ran 2.0–2.5× faster than the `par_samples` those chose.
-#[allow(clippy::too_many_arguments)]
+/// look: how many were looked at again, or `None` once the budget cannot afford the
+/// next one (see [`look_cost`]).
 fn confirm_ends(
     lattice: &mut Lattice,
     axis: usize,
     i: usize,
     lines: &[Vec<usize>],
-    split: &[Option<Duration>],
     looked_again: &mut HashSet<usize>,
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
-    afford: &mut Afford<'_>,
-) -> usize {
+    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
+) -> Option<usize> {
     let mut looked = 0;
     for coords in lines {
         let mut coords = coords.clone();
         for end in [i, i + 1] {
             coords[axis] = end;
             let at = lattice.flat(&coords);
-            if lattice.cells[at].inferred_from.is_some() {
-                if !afford(&[inferred_cost(lattice, at)], split) {
-                    return looked;
-                }
-                looked += 1;
-                if let Some(cell) = measure(Look::New(&lattice.point(at))) {
-                    lattice.cells[at] = cell;
-                }
-                continue;
-            }
             let Some(result) = lattice.cells[at].result else { continue };
             if looked_again.contains(&result) {
                 continue;
             }
-            if !afford(&[look_cost(&lattice.cells[at])], split) {
-                return looked;
+            if !afford(&[look_cost(&lattice.cells[at])]) {
+                return None;
             }
             looked_again.insert(result);
             looked += 1;
@@ -197,7 +168,7 @@ fn confirm_ends(
             }
         }
     }
-    looked
+    Some(looked)
 }
 
 /// Which of the crossing `lines` (see [`crossing_lines`]) between value indices `i` and
@@ -206,16 +177,17 @@ fn confirm_ends(
 /// stake per expected second (see [`Cell::stake`], [`new_point_cost`]); none where it
 /// affords not even one. The rest of the new value's cells are inferred.
 ///
-/// All or nothing, a wide bracket that did not fit in whole stayed open over its
-/// cheap lines too: `joint_hist_batched`'s between 1 and 5 features crosses lines at
-/// 1 000 samples that take milliseconds and lines at 1 000 000 that take a quarter of
-/// a second (see [`confirm_ends`] for what leaving it open cost).
+/// All or nothing left `joint_hist_batched`'s bracket between 1 and 5 features open in
+/// 3 of 6 runs: its 18–31 lines, priced 1.1–1.4 s, did not fit what was left. Every
+/// size up to 2 features then took the one-feature decisions, and at 2 features, where
+/// `pairs` counts both columns in one pass, it ran 2.0–2.5× faster than the
+/// `par_samples` those chose at 7 500–10 000 samples: points that cost milliseconds.
 fn affordable_lines(
     lattice: &Lattice,
     axis: usize,
     i: usize,
     lines: &[Vec<usize>],
-    afford: &mut Afford<'_>,
+    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> Vec<usize> {
     let priced: Vec<(Option<Duration>, f64)> = lines
         .iter()
@@ -233,7 +205,7 @@ fn affordable_lines(
     order.sort_by(|&a, &b| worth(&priced[b]).total_cmp(&worth(&priced[a])));
     for take in (1..=order.len()).rev() {
         let costs: Vec<Option<Duration>> = order[..take].iter().map(|&k| priced[k].0).collect();
-        if afford(&costs, &[]) {
+        if afford(&costs) {
             order.truncate(take);
             return order;
         }
@@ -245,13 +217,6 @@ fn affordable_lines(
 /// before its second look); `None` where that is not known (a stored entry's cell).
 pub(crate) fn look_cost(cell: &Cell) -> Option<Duration> {
     (!cell.took.is_zero()).then_some(cell.took)
-}
-
-/// What measuring inferred cell `at` is expected to take: what a new point between
-/// the two cells it was inferred from would (see [`new_point_cost`]).
-fn inferred_cost(lattice: &Lattice, at: usize) -> Option<Duration> {
-    let (lo, hi) = lattice.inference_ends(at)?;
-    new_point_cost(&lattice.cells[lo], &lattice.cells[hi])
 }
 
 /// What measuring a new point between two neighbours is expected to take: the

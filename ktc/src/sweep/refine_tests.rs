@@ -62,7 +62,7 @@ fn crossovers_are_bracketed_per_label_and_agreeing_lines_are_not_measured() {
         };
         Some(measured(winner(n, l), index))
     };
-    let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &|_| None, &mut measure, &mut |_, _| true);
+    let looks = refine(&mut lattice, &[true, false], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true);
     assert!(!seen.contains(&"other"), "a line whose ends agree is never measured");
     assert_eq!(looks, seen.len() + again.len());
     let mut unique = again.clone();
@@ -99,7 +99,7 @@ fn a_crossover_gone_at_the_second_look_is_not_bisected() {
         }
         Look::Again(k) => Some(measured(0, k)),
     };
-    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_, _| true), 2);
+    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true), 2);
     assert_eq!(new_points, 0);
     assert_eq!(lattice.values[0].len(), 2);
 }
@@ -107,9 +107,8 @@ fn a_crossover_gone_at_the_second_look_is_not_bisected() {
 #[test]
 fn a_bracket_too_costly_in_whole_is_split_on_the_lines_the_budget_affords() {
     // n (wide: 1..1024) crosses on both k lines; k (narrow: 1..4) crosses only at
-    // n = 1024. The budget affords one point at a time, reserved ones included: no
-    // second looks, the n bracket is split on one of its two lines, the other line's
-    // cell inferred; the k bracket is bisected.
+    // n = 1024. The budget affords one point at a time: the n bracket is split on one
+    // of its two lines, the other line's cell inferred; the k bracket is bisected.
     let winner = |n: u64, k: u64| usize::from(n > 100) + 2 * usize::from(k > 2 && n > 100);
     let mut points: Vec<(u64, u64)> = vec![(1, 1), (1, 4), (1024, 1), (1024, 4)];
     let mut lattice = Lattice {
@@ -131,9 +130,7 @@ fn a_bracket_too_costly_in_whole_is_split_on_the_lines_the_budget_affords() {
         let (n, k) = points[index];
         Some(measured(winner(n, k), index))
     };
-    refine(&mut lattice, &[true, true], 1.25, 1_000, &|_| None, &mut measure, &mut |costs, reserved| {
-        costs.len() + reserved.len() == 1
-    });
+    refine(&mut lattice, &[true, true], 1.25, 1_000, &|_| None, &mut measure, &mut |costs| costs.len() == 1);
     assert!(lattice.values[0].len() > 2, "the n bracket was split: {:?}", lattice.values[0]);
     assert!(lattice.values[1].len() > 2, "the k bracket was bisected: {:?}", lattice.values[1]);
     let at_32: Vec<&Cell> = (0..lattice.cells.len())
@@ -172,10 +169,10 @@ fn the_lines_with_most_at_stake_per_second_are_measured_first() {
         ],
     };
     let lines: Vec<Vec<usize>> = (0..3).map(|k| vec![0, k]).collect();
-    let mut one = |costs: &[Option<Duration>], _: &[Option<Duration>]| costs.len() == 1;
+    let mut one = |costs: &[Option<Duration>]| costs.len() == 1;
     assert_eq!(affordable_lines(&lattice, 0, 0, &lines, &mut one), vec![2]);
-    assert_eq!(affordable_lines(&lattice, 0, 0, &lines, &mut |_, _| false), Vec::<usize>::new());
-    let mut all = affordable_lines(&lattice, 0, 0, &lines, &mut |_, _| true);
+    assert_eq!(affordable_lines(&lattice, 0, 0, &lines, &mut |_| false), Vec::<usize>::new());
+    let mut all = affordable_lines(&lattice, 0, 0, &lines, &mut |_| true);
     all.sort();
     assert_eq!(all, vec![0, 1, 2]);
 }
@@ -213,7 +210,7 @@ fn the_bracket_with_most_at_stake_is_split_first() {
         Look::Again(r) => Some(cells.get(r).cloned().unwrap_or_else(|| cell(0, r, vec![]))),
     };
     // Room for one more k value only.
-    refine(&mut lattice, &[true, true], 1.25, 6, &|_| None, &mut measure, &mut |_, _| true);
+    refine(&mut lattice, &[true, true], 1.25, 6, &|_| None, &mut measure, &mut |_| true);
     assert_eq!(new_points.first(), Some(&vec![GridValue::Int(1), GridValue::Int(2)]));
     assert_eq!(lattice.values[0].len(), 2, "the wide, cheap-to-miss n bracket waits");
 }
@@ -235,7 +232,7 @@ fn the_budget_stops_refinement() {
     };
     let mut calls = 0;
     // Afforded: both ends' second looks, one new point, the new point's second look.
-    let looks = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_, _| {
+    let looks = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| {
         calls += 1;
         calls <= 4
     });
@@ -244,17 +241,16 @@ fn the_budget_stops_refinement() {
     // The cell cap stops it too: 2 cells, room for 3 values.
     let values = vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]];
     let mut lattice = Lattice { values, cells: vec![measured(0, 0), measured(1, 1)] };
-    refine(&mut lattice, &[true], 1.25, 3, &|_| None, &mut measure, &mut |_, _| true);
+    refine(&mut lattice, &[true], 1.25, 3, &|_| None, &mut measure, &mut |_| true);
     assert_eq!(lattice.values[0].len(), 3);
 }
 
 #[test]
 fn a_bracket_is_priced_by_what_its_ends_took() {
     // n crosses from 0 to 1 at 50 and back at 5 000. Points up to 10 000 take 2 ms a
-    // look, larger ones 200 ms; each check affords 8 ms. The dear bracket (100..10^6,
-    // the widest, first; its new point priced 10 ms) is left open; the cheap one is
-    // bisected down to 1.25×, which the mean over all points (68 ms) would not have
-    // afforded.
+    // look, larger ones 200 ms; each check affords 10 ms. The dear bracket (100..10^6,
+    // the widest, first) is left open; the cheap one is bisected down to 1.25×, which
+    // the mean over all points (68 ms) would not have afforded.
     let winner = |n: u64| usize::from((50..5_000).contains(&n));
     let took = |n: u64| Duration::from_millis(if n > 10_000 { 200 } else { 2 });
     let mut points: Vec<(u64, u32)> = vec![(1, 1), (100, 1), (1_000_000, 1)];
@@ -284,9 +280,9 @@ fn a_bracket_is_priced_by_what_its_ends_took() {
         let (n, looks) = points[index];
         Some(cell(n, looks, index))
     };
-    let mut afford = |costs: &[Option<Duration>], reserved: &[Option<Duration>]| {
-        costs.iter().chain(reserved).map(|c| c.expect("every end was measured")).sum::<Duration>()
-            <= Duration::from_millis(8)
+    let mut afford = |costs: &[Option<Duration>]| {
+        costs.iter().map(|c| c.expect("every end was measured")).sum::<Duration>()
+            <= Duration::from_millis(10)
     };
     refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut afford);
     let ns: Vec<u64> =
@@ -336,7 +332,7 @@ fn kept_points_are_never_measured_and_only_brackets_reaching_past_them_are_split
         };
         Some(measured(winner(points[k]), k))
     };
-    refine(&mut lattice, &[true, false], 1.25, 1_000, &kept, &mut measure, &mut |_, _| true);
+    refine(&mut lattice, &[true, false], 1.25, 1_000, &kept, &mut measure, &mut |_| true);
     assert!(!new.is_empty(), "line `a` is refined below {kept_above}");
     assert!(new.iter().all(|&(n, l)| l == "a" && n <= kept_above), "only points not kept: {new:?}");
     // Every inserted value's cell on line `b`, and on line `a` above 32, is the kept
@@ -353,76 +349,4 @@ fn kept_points_are_never_measured_and_only_brackets_reaching_past_them_are_split
             }
         }
     }
-}
-
-#[test]
-fn an_inferred_end_is_measured_before_its_bracket_is_split() {
-    // 0 wins up to n = 5, 1 beyond. The cell at n = 10 was inferred (0) between 1 and
-    // 100; the bracket 10..100 crosses, so the cell at 10 is measured first, found to
-    // take 1, and the crossover is bracketed between 1 and 10 instead.
-    let winner = |n: u64| usize::from(n > 5);
-    let mut points: Vec<u64> = vec![1, 100];
-    let from = Inference { axis: 0, lo: GridValue::Int(1), hi: GridValue::Int(100), order: 2 };
-    let mut lattice = Lattice {
-        values: vec![vec![GridValue::Int(1), GridValue::Int(10), GridValue::Int(100)]],
-        cells: vec![
-            measured(0, 0),
-            Cell { inferred_from: Some(from), ..Cell::inferred(&measured(0, 0), &measured(0, 1)) },
-            measured(1, 1),
-        ],
-    };
-    let mut new_points = Vec::new();
-    let mut measure = |look: Look<'_>| {
-        let index = match look {
-            Look::New(p) => {
-                let GridValue::Int(n) = p[0] else { panic!("{p:?}") };
-                new_points.push(n);
-                points.push(n);
-                points.len() - 1
-            }
-            Look::Again(r) => r,
-        };
-        Some(measured(winner(points[index]), index))
-    };
-    refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_, _| true);
-    assert_eq!(new_points.first(), Some(&10), "the inferred end first: {new_points:?}");
-    let at_10 = lattice.values[0].iter().position(|v| *v == GridValue::Int(10)).unwrap();
-    assert!(lattice.cells[at_10].result.is_some() && lattice.cells[at_10].inferred_from.is_none());
-    assert!(new_points.iter().all(|&n| n <= 10), "no point beyond 10 was needed: {new_points:?}");
-    assert!(new_points.len() > 1, "the crossover between 1 and 10 was bracketed: {new_points:?}");
-}
-
-#[test]
-fn second_looks_leave_the_budget_room_for_the_split() {
-    // n crosses between 1 and 1024; each end's look took 10 ms, so a new point is
-    // priced at 5 ms. 16 ms are left: one second look (10 ms, with the split's 5 ms
-    // kept), then the split, not a second second look that would leave it no room.
-    let took = Duration::from_millis(10);
-    let cell = |winner: usize, result: usize| Cell { took, ..measured(winner, result) };
-    let mut lattice = Lattice {
-        values: vec![vec![GridValue::Int(1), GridValue::Int(1024)]],
-        cells: vec![cell(0, 0), cell(1, 1)],
-    };
-    let mut looks = Vec::new();
-    let mut measure = |look: Look<'_>| match look {
-        Look::New(p) => {
-            looks.push(format!("new {p:?}"));
-            Some(cell(0, 2))
-        }
-        Look::Again(r) => {
-            looks.push(format!("again {r}"));
-            Some(cell(r, r))
-        }
-    };
-    let mut left = Duration::from_millis(16);
-    let mut afford = |costs: &[Option<Duration>], reserved: &[Option<Duration>]| {
-        let cost: Duration = costs.iter().flatten().sum();
-        let fits = cost + reserved.iter().flatten().sum::<Duration>() <= left;
-        if fits {
-            left -= cost;
-        }
-        fits
-    };
-    refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut afford);
-    assert_eq!(looks, vec!["again 0".to_string(), "new [Int(32)]".to_string()]);
 }

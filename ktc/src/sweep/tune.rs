@@ -210,15 +210,13 @@ fn refine_lattice<H: Harness>(
     let progress = Progress::new(sweeper.tuner.name, 0, options);
     let mut failure = None;
     let remaining = || budget.saturating_sub(started.elapsed());
-    // A point of unknown cost is priced at half the mean (refinement points end early
-    // more often: fewer contenders), none above the mean, the cap each point's race
-    // runs under.
-    let price = |costs: &[Option<Duration>]| -> Duration {
-        costs.iter().map(|c| c.unwrap_or(per_point / 2).min(per_point)).sum()
-    };
-    let mut afford = |costs: &[Option<Duration>], reserved: &[Option<Duration>]| {
+    let mut afford = |costs: &[Option<Duration>]| {
+        // A point of unknown cost is priced at half the mean (refinement points end
+        // early more often: fewer contenders), none above the mean, the cap each
+        // point's race runs under.
+        let cost: Duration = costs.iter().map(|c| c.unwrap_or(per_point / 2).min(per_point)).sum();
         let left = remaining();
-        let fits = !left.is_zero() && left >= price(costs) + price(reserved);
+        let fits = !left.is_zero() && left >= cost;
         if fits {
             progress.add_points(costs.len() as u64);
         }
