@@ -40,13 +40,11 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// crossovers and goes first where a wrong region would cost the most. `measure` times
 /// one new point (`None`: it could not be built); `afford(costs)` says whether more
 /// points, one per expected time in `costs` (see [`look_cost`] and [`new_point_cost`];
-/// `None`: not known), fit the budget. A bracket whose second looks or first new point
-/// do not fit, or whose new value would grow the lattice past `max_cells` (noise can
-/// make neighbours disagree anywhere; the table must stay small), is left open and
-/// others are tried; refinement stops when none is left. A bracket whose new points do
-/// not all fit is split on the crossing lines that do (see [`affordable_lines`]).
-/// Cells of a new value on lines whose neighbours agree, or that the budget left out,
-/// are inferred, not measured.
+/// `None`: not known), fit the budget. A bracket whose looks do not fit, or whose new
+/// value would grow the lattice past `max_cells` (noise can make neighbours disagree
+/// anywhere; the table must stay small), is left open and others are tried;
+/// refinement stops when none is left. Cells of a new value on lines whose neighbours
+/// agree are inferred, not measured.
 ///
 /// Two passes: true crossovers first ([`Bracketing::Crossovers`]), then, with the
 /// budget left, every neighbour pair whose winners disagree
@@ -97,23 +95,17 @@ pub(crate) fn refine(
                 }
             }
             let per_line = lattice.cells.len() / lattice.values[axis].len();
-            if lattice.cells.len() + per_line > max_cells {
-                too_costly.insert(bracket);
-                continue;
-            }
-            let chosen = affordable_lines(lattice, axis, i, &lines, afford);
-            if chosen.is_empty() {
-                too_costly.insert(bracket);
-                continue;
-            }
-            let measured_at: HashSet<Vec<GridValue>> = chosen
+            let costs: Vec<Option<Duration>> = lines
                 .iter()
-                .map(|&k| {
-                    let mut point = lattice.point(lattice.flat(&lines[k]));
-                    point[axis] = GridValue::Int(mid);
-                    point
+                .map(|coords| {
+                    let (lo, hi) = lattice.neighbours(axis, coords, i);
+                    new_point_cost(lo, hi)
                 })
                 .collect();
+            if !afford(&costs) || lattice.cells.len() + per_line > max_cells {
+                too_costly.insert(bracket);
+                continue;
+            }
             let from = Inference {
                 axis,
                 lo: lattice.values[axis][i],
@@ -124,7 +116,7 @@ pub(crate) fn refine(
                 if let Some(cell) = kept(point) {
                     return cell;
                 }
-                if !Cell::crossover(lo, hi, bracketing) || !measured_at.contains(point) {
+                if !Cell::crossover(lo, hi, bracketing) {
                     return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
                 }
                 measured += 1;
@@ -169,48 +161,6 @@ fn confirm_ends(
         }
     }
     Some(looked)
-}
-
-/// Which of the crossing `lines` (see [`crossing_lines`]) between value indices `i` and
-/// `i + 1` of `axis` a split measures, as indices into `lines`: all of them where the
-/// budget affords them, else the most the budget affords of those with the most at
-/// stake per expected second (see [`Cell::stake`], [`new_point_cost`]); none where it
-/// affords not even one. The rest of the new value's cells are inferred.
-///
-/// All or nothing left `joint_hist_batched`'s bracket between 1 and 5 features open in
-/// 3 of 6 runs: its 18–31 lines, priced 1.1–1.4 s, did not fit what was left. Every
-/// size up to 2 features then took the one-feature decisions, and at 2 features, where
-/// `pairs` counts both columns in one pass, it ran 2.0–2.5× faster than the
-/// `par_samples` those chose at 7 500–10 000 samples: points that cost milliseconds.
-fn affordable_lines(
-    lattice: &Lattice,
-    axis: usize,
-    i: usize,
-    lines: &[Vec<usize>],
-    afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
-) -> Vec<usize> {
-    let priced: Vec<(Option<Duration>, f64)> = lines
-        .iter()
-        .map(|coords| {
-            let (lo, hi) = lattice.neighbours(axis, coords, i);
-            (new_point_cost(lo, hi), Cell::stake(lo, hi))
-        })
-        .collect();
-    // A line of unknown cost is taken as dear as the dearest known one.
-    let dearest = priced.iter().filter_map(|(c, _)| *c).max().unwrap_or(Duration::from_secs(1));
-    let worth = |&(cost, stake): &(Option<Duration>, f64)| {
-        stake.ln().max(1e-3) / cost.unwrap_or(dearest).as_secs_f64().max(1e-9)
-    };
-    let mut order: Vec<usize> = (0..lines.len()).collect();
-    order.sort_by(|&a, &b| worth(&priced[b]).total_cmp(&worth(&priced[a])));
-    for take in (1..=order.len()).rev() {
-        let costs: Vec<Option<Duration>> = order[..take].iter().map(|&k| priced[k].0).collect();
-        if afford(&costs) {
-            order.truncate(take);
-            return order;
-        }
-    }
-    Vec::new()
 }
 
 /// What one more look at `cell` is expected to take: what its looks took so far (one,
