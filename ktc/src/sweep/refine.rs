@@ -40,7 +40,8 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// crossovers and goes first where a wrong region would cost the most. `measure` times
 /// one new point (`None`: it could not be built); `afford(costs)` says whether more
 /// points, one per expected time in `costs` (see [`look_cost`] and [`new_point_cost`];
-/// `None`: not known), fit the budget. A bracket whose looks do not fit, or whose new
+/// `None`: not known), fit the budget; it is asked about looks not taken, so it only
+/// answers. A bracket whose split does not fit, or whose new
 /// value would grow the lattice past `max_cells` (noise can make neighbours disagree
 /// anywhere; the table must stay small), is left open and others are tried;
 /// refinement stops when none is left. Cells of a new value on lines whose neighbours
@@ -57,8 +58,18 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// outside the regions verify flagged, so it re-sweeps those and leaves the rest of the
 /// entry's decisions as they were.
 ///
-/// Before a bracket is split, each measured cell at its ends gets one second look
-/// ([`Look::Again`]): a crossover seen once may be one point measured while the host
+/// A bracket of the second pass whose split does not fit, but across which no line is
+/// a true crossover (one end's winner is near the fastest at the other end), gets its
+/// new value anyway, every cell inferred (see [`Cell::inferred`]): the sizes between
+/// the ends then take what both ends measured near the fastest, not the lower end's
+/// winner up to the bracket's middle. At 2 features `joint_hist_batched`'s `pairs` won
+/// by 1–5% with `par_pairs` near it, and `par_pairs` won at 5; left open, the bracket
+/// answered `pairs` up to 3 features, where `par_pairs` ran 1.25–1.68× faster (2 of 8
+/// seeded runs of `cargo bench --bench tuning_quality`).
+///
+/// Before a bracket is split, the measured cells at its ends get one second look
+/// ([`Look::Again`]) each, as far as the budget affords them with the split (see
+/// [`confirm_ends`]): a crossover seen once may be one point measured while the host
 /// was busy, and bisecting towards it would carve a wrong region out of the right one.
 /// Returns the number of points measured, second looks included.
 pub(crate) fn refine(
@@ -82,30 +93,31 @@ pub(crate) fn refine(
             weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
         {
             let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
-            match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
-                None => {
-                    too_costly.insert(bracket);
-                    continue;
-                }
-                Some(0) => {}
+            let per_line = lattice.cells.len() / lattice.values[axis].len();
+            if lattice.cells.len() + per_line > max_cells {
+                too_costly.insert(bracket);
+                continue;
+            }
+            // Where no line across the bracket is a true crossover, a new value's cells
+            // can all be inferred: the split costs nothing.
+            let inferable = bracketing == Bracketing::Disagreements
+                && lines.iter().all(|coords| {
+                    let (lo, hi) = lattice.neighbours(axis, coords, i);
+                    !Cell::crossover(lo, hi, Bracketing::Crossovers)
+                });
+            let infer_all = match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
+                Some(0) => false,
                 Some(looked) => {
                     // The ends may agree now: find the weightiest open bracket again.
                     measured += looked;
                     continue;
                 }
-            }
-            let per_line = lattice.cells.len() / lattice.values[axis].len();
-            let costs: Vec<Option<Duration>> = lines
-                .iter()
-                .map(|coords| {
-                    let (lo, hi) = lattice.neighbours(axis, coords, i);
-                    new_point_cost(lo, hi)
-                })
-                .collect();
-            if !afford(&costs) || lattice.cells.len() + per_line > max_cells {
-                too_costly.insert(bracket);
-                continue;
-            }
+                None if inferable => true,
+                None => {
+                    too_costly.insert(bracket);
+                    continue;
+                }
+            };
             let from = Inference {
                 axis,
                 lo: lattice.values[axis][i],
@@ -116,7 +128,7 @@ pub(crate) fn refine(
                 if let Some(cell) = kept(point) {
                     return cell;
                 }
-                if !Cell::crossover(lo, hi, bracketing) {
+                if infer_all || !Cell::crossover(lo, hi, bracketing) {
                     return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
                 }
                 measured += 1;
@@ -127,10 +139,18 @@ pub(crate) fn refine(
     measured
 }
 
-/// Gives every measured cell at the ends of the crossing `lines` (see
-/// [`crossing_lines`]) between value indices `i` and `i + 1` of `axis` its second
-/// look: how many were looked at again, or `None` once the budget cannot afford the
-/// next one (see [`look_cost`]).
+/// Gives the measured cells at the ends of the crossing `lines` (see
+/// [`crossing_lines`]) between value indices `i` and `i + 1` of `axis` their second
+/// looks, cheapest first, while the budget affords each look with the bracket's
+/// split (see [`split_costs`]) still after it: how many were looked at again, or
+/// `None` when not even the split fits.
+///
+/// Looks and split are priced together because looks alone could spend what the split
+/// needed: `joint_hist_batched`'s bracket from 1 to 5 features crosses 18–31 lines,
+/// and their 36–62 second looks left too little for its split in 3 of 6 traced
+/// sweeps, so every size up to 2 features took the one-feature decision (`par_samples`
+/// or `par_split`, where `pairs` ran 1.6–2.3× faster). The dear looks are the ones
+/// skipped: a long measurement is the one a busy moment spoils least.
 fn confirm_ends(
     lattice: &mut Lattice,
     axis: usize,
@@ -140,27 +160,57 @@ fn confirm_ends(
     measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
     afford: &mut dyn FnMut(&[Option<Duration>]) -> bool,
 ) -> Option<usize> {
-    let mut looked = 0;
+    let split = split_costs(lattice, axis, i, lines, looked_again);
+    let mut ends: Vec<(usize, usize)> = Vec::new();
     for coords in lines {
         let mut coords = coords.clone();
         for end in [i, i + 1] {
             coords[axis] = end;
             let at = lattice.flat(&coords);
-            let Some(result) = lattice.cells[at].result else { continue };
-            if looked_again.contains(&result) {
-                continue;
-            }
-            if !afford(&[look_cost(&lattice.cells[at])]) {
-                return None;
-            }
-            looked_again.insert(result);
-            looked += 1;
-            if let Some(cell) = measure(Look::Again(result)) {
-                lattice.cells[at] = cell;
+            match lattice.cells[at].result {
+                Some(result)
+                    if !looked_again.contains(&result) && !ends.iter().any(|&(_, r)| r == result) =>
+                {
+                    ends.push((at, result));
+                }
+                _ => {}
             }
         }
     }
-    Some(looked)
+    // A stored entry's cell (cost unknown) goes last, as the dearest.
+    ends.sort_by_key(|&(at, _)| look_cost(&lattice.cells[at]).unwrap_or(Duration::MAX));
+    let mut looked = 0;
+    for (at, result) in ends {
+        let costs: Vec<Option<Duration>> =
+            std::iter::once(look_cost(&lattice.cells[at])).chain(split.iter().copied()).collect();
+        if !afford(&costs) {
+            break;
+        }
+        looked_again.insert(result);
+        looked += 1;
+        if let Some(cell) = measure(Look::Again(result)) {
+            lattice.cells[at] = cell;
+        }
+    }
+    (looked > 0 || afford(&split)).then_some(looked)
+}
+
+/// What splitting the bracket between value indices `i` and `i + 1` of `axis` is
+/// expected to take: one new point per crossing line (see [`new_point_cost`]).
+fn split_costs(
+    lattice: &Lattice,
+    axis: usize,
+    i: usize,
+    lines: &[Vec<usize>],
+    looked_again: &HashSet<usize>,
+) -> Vec<Option<Duration>> {
+    lines
+        .iter()
+        .map(|coords| {
+            let (lo, hi) = lattice.neighbours(axis, coords, i);
+            new_point_cost(one_look(lo, looked_again), one_look(hi, looked_again))
+        })
+        .collect()
 }
 
 /// What one more look at `cell` is expected to take: what its looks took so far (one,
@@ -169,9 +219,14 @@ pub(crate) fn look_cost(cell: &Cell) -> Option<Duration> {
     (!cell.took.is_zero()).then_some(cell.took)
 }
 
-/// What measuring a new point between two neighbours is expected to take: the
-/// geometric mean of what the two ends took, halved (both ends get a second look before
-/// a bracket is split, so each took two looks), as the midpoint is their geometric mean
+/// What one of `cell`'s looks took: its second look, if it had one, doubled its `took`.
+fn one_look(cell: &Cell, looked_again: &HashSet<usize>) -> Duration {
+    let twice = cell.result.is_some_and(|r| looked_again.contains(&r));
+    if twice { cell.took / 2 } else { cell.took }
+}
+
+/// What measuring a new point between two neighbours is expected to take, from what one
+/// look at each took: their geometric mean, as the midpoint is their geometric mean
 /// and a kernel's time grows about in proportion to its size; what the one end took
 /// where only one was measured; `None` where neither was (a stored entry's cells).
 ///
@@ -182,10 +237,10 @@ pub(crate) fn look_cost(cell: &Cell) -> Option<Duration> {
 /// between 1 000 and 1 333 samples where `par_pairs` ran 1.05–1.08× faster. Priced at
 /// the dearer end instead, the brackets at large sizes were left open: `pairs` chosen
 /// at 152 377 samples × 3 features where `par_pairs` was 1.6× faster.
-pub(crate) fn new_point_cost(lo: &Cell, hi: &Cell) -> Option<Duration> {
-    let (lo, hi) = (lo.took.as_secs_f64(), hi.took.as_secs_f64());
+pub(crate) fn new_point_cost(lo: Duration, hi: Duration) -> Option<Duration> {
+    let (lo, hi) = (lo.as_secs_f64(), hi.as_secs_f64());
     let both = if lo > 0.0 && hi > 0.0 { (lo * hi).sqrt() } else { lo.max(hi) };
-    (both > 0.0).then(|| Duration::from_secs_f64(both / 2.0))
+    (both > 0.0).then(|| Duration::from_secs_f64(both))
 }
 
 /// A cell that could not be measured: it accepts what either neighbour accepts, so no
@@ -209,8 +264,16 @@ struct Bracket {
 /// The open bracket with the most at stake.
 ///
 /// A bracket weighs its width (the log of its ratio) times the log of the largest
-/// stake across it (see [`Cell::stake`]): the area of regret a wrong region could
-/// cover. Width alone let `joint_hist_batched` spend its budget halving `n_samples`
+/// stake across it (see [`Cell::stake`]) on any line whose winners disagree: the area
+/// of regret a wrong region could cover. Only its crossing lines are measured; the
+/// others' new cells are inferred, so the split repairs them too. Weighed by the
+/// crossing lines alone, `joint_hist_batched`'s bracket from 2 to 5 features (two
+/// crossing lines of 18, stake 1.4; `par_pairs` 1.4–1.7× faster than the 2-feature
+/// winner `pairs` at 5 on the others) waited behind brackets of smaller stakes until
+/// the budget was gone, and 3 features took `pairs` (5 of 8 seeded runs of `cargo
+/// bench --bench tuning_quality`).
+///
+/// Width alone let `joint_hist_batched` spend its budget halving `n_samples`
 /// brackets between near-tied variants while `n_features` 1..5, where `pairs` is 2.5–3×
 /// faster than the one-feature winner from two features on, stayed open; by the time
 /// it was the widest it crossed 48 lines, more than the budget had left.
@@ -234,7 +297,17 @@ fn weightiest_open_bracket(
                 continue;
             }
             let lines = crossing_lines(lattice, axis, i, bracketing, kept);
-            let Some(stake) = lines
+            if lines.is_empty() {
+                continue;
+            }
+            // The stake over every line that disagrees, not only the crossing ones: a
+            // split infers the new cells of the others from what both their ends
+            // measured near the fastest, so it repairs them too.
+            let disagreeing = match bracketing {
+                Bracketing::Crossovers => crossing_lines(lattice, axis, i, Bracketing::Disagreements, kept),
+                Bracketing::Disagreements => lines.clone(),
+            };
+            let Some(stake) = disagreeing
                 .iter()
                 .map(|coords| {
                     let (lo, hi) = lattice.neighbours(axis, coords, i);

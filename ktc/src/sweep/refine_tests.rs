@@ -250,61 +250,92 @@ fn a_bracket_is_priced_by_what_its_ends_took() {
 }
 
 #[test]
-fn a_new_point_costs_half_the_geometric_mean_of_its_ends() {
-    let took = |ms: u64| Cell { took: Duration::from_millis(ms), ..Cell::default() };
-    assert_eq!(new_point_cost(&took(10), &took(1_000)), Some(Duration::from_millis(50)));
-    assert_eq!(new_point_cost(&took(0), &took(40)), Some(Duration::from_millis(20)));
-    assert_eq!(new_point_cost(&took(0), &took(0)), None);
-    assert_eq!(look_cost(&took(0)), None);
-    assert_eq!(look_cost(&took(7)), Some(Duration::from_millis(7)));
+fn a_new_point_costs_the_geometric_mean_of_one_look_at_each_end() {
+    let ms = Duration::from_millis;
+    assert_eq!(new_point_cost(ms(10), ms(1_000)), Some(ms(100)));
+    assert_eq!(new_point_cost(ms(0), ms(40)), Some(ms(40)));
+    assert_eq!(new_point_cost(ms(0), ms(0)), None);
+    let took = |ms: u64, result| Cell { took: Duration::from_millis(ms), result, ..Cell::default() };
+    assert_eq!(look_cost(&took(0, None)), None);
+    assert_eq!(look_cost(&took(7, None)), Some(ms(7)));
+    // A cell looked at twice took two looks' time.
+    let twice = HashSet::from([3]);
+    assert_eq!(one_look(&took(80, Some(3)), &twice), ms(40));
+    assert_eq!(one_look(&took(80, Some(4)), &twice), ms(80));
 }
 
 #[test]
-fn kept_points_are_never_measured_and_only_brackets_reaching_past_them_are_split() {
-    // n ∈ {1, 1024} × k ∈ {a, b}; both lines cross (0 below 100, 1 above). On line `a`
-    // every point above 32 is kept as the entry had it (1); line `b` is kept whole.
-    let kept_above = 32;
-    let kept = |p: &[GridValue]| match p {
-        [GridValue::Int(n), GridValue::Label("a")] if *n <= kept_above => None,
-        _ => Some(Cell { acceptable: vec![1], near: vec![1], ..Cell::default() }),
+fn second_looks_leave_room_for_the_split_and_the_dear_ones_go_first() {
+    // n crosses from 0 to 1 at 100 on both lines; a look takes 1 ms on the `cheap`
+    // line, 100 ms on the `dear` one, and 150 ms are left. All four second looks (202
+    // ms) would leave nothing for the split (101 ms); the cheap ones and the split fit.
+    let per_look = |line: &str| Duration::from_millis(if line == "cheap" { 1 } else { 100 });
+    let mut points: Vec<(u64, &str, u32)> =
+        vec![(1, "cheap", 1), (1, "dear", 1), (1024, "cheap", 1), (1024, "dear", 1)];
+    let cell = |(n, line, looks): (u64, &str, u32), result: usize| Cell {
+        acceptable: vec![usize::from(n > 100)],
+        near: vec![usize::from(n > 100)],
+        result: Some(result),
+        took: per_look(line) * looks,
+        ..Cell::default()
     };
-    let winner = |n: u64| usize::from(n > 100);
-    let mut points = vec![1, 1, 1024, 1024];
     let mut lattice = Lattice {
         values: vec![
             vec![GridValue::Int(1), GridValue::Int(1024)],
-            vec![GridValue::Label("a"), GridValue::Label("b")],
+            vec![GridValue::Label("cheap"), GridValue::Label("dear")],
         ],
-        cells: (0..4).map(|k| measured(winner(points[k]), k)).collect(),
+        cells: points.iter().enumerate().map(|(r, &p)| cell(p, r)).collect(),
     };
-    let mut new = Vec::new();
+    let spent = std::cell::Cell::new(Duration::ZERO);
+    let mut again = Vec::new();
     let mut measure = |look: Look<'_>| {
-        let k = match look {
+        let index = match look {
             Look::New(p) => {
-                let (GridValue::Int(n), GridValue::Label(l)) = (p[0], p[1]) else { panic!("{p:?}") };
-                new.push((n, l));
-                points.push(n);
+                let (GridValue::Int(n), GridValue::Label(line)) = (p[0], p[1]) else { panic!("{p:?}") };
+                points.push((n, line, 1));
                 points.len() - 1
             }
-            Look::Again(k) => k,
-        };
-        Some(measured(winner(points[k]), k))
-    };
-    refine(&mut lattice, &[true, false], 1.25, 1_000, &kept, &mut measure, &mut |_| true);
-    assert!(!new.is_empty(), "line `a` is refined below {kept_above}");
-    assert!(new.iter().all(|&(n, l)| l == "a" && n <= kept_above), "only points not kept: {new:?}");
-    // Every inserted value's cell on line `b`, and on line `a` above 32, is the kept
-    // one: bisecting towards the kept area finds the edge of the flagged one, no more.
-    for (i, v) in lattice.values[0].iter().enumerate() {
-        let GridValue::Int(n) = *v else { unreachable!() };
-        if n == 1 || n == 1024 {
-            continue;
-        }
-        for (line, label) in ["a", "b"].iter().enumerate() {
-            let cell = &lattice.cells[lattice.flat(&[i, line])];
-            if *label == "b" || n > kept_above {
-                assert_eq!((cell.acceptable.as_slice(), cell.result), (&[1][..], None), "{label} at {n}");
+            Look::Again(r) => {
+                again.push(r);
+                points[r].2 += 1;
+                r
             }
-        }
-    }
+        };
+        spent.set(spent.get() + per_look(points[index].1));
+        Some(cell(points[index], index))
+    };
+    let mut afford = |costs: &[Option<Duration>]| {
+        costs.iter().map(|c| c.expect("every end was measured")).sum::<Duration>()
+            <= Duration::from_millis(150).saturating_sub(spent.get())
+    };
+    refine(&mut lattice, &[true, false], 1.25, 1_000, &|_| None, &mut measure, &mut afford);
+    assert_eq!(&again[..2], &[0, 2], "the cheap line's ends were looked at again first");
+    assert!(!again.contains(&1) || !again.contains(&3), "a dear end kept one look: {again:?}");
+    assert!(lattice.values[0].len() > 2, "the bracket was split: {:?}", lattice.values[0]);
+}
+
+#[test]
+fn a_disagreement_the_budget_cannot_split_is_split_by_inference() {
+    // At n = 2, 0 wins with 1 near it; at n = 5, 1 wins and 0 is far behind. Nothing is
+    // afforded: the bracket gets a value between anyway, inferred as 1, so the lower
+    // end's 0 answers no further than its own bracket's middle.
+    let cell = |acceptable: Vec<usize>, result| Cell {
+        near: acceptable.clone(),
+        acceptable,
+        result,
+        ..Cell::default()
+    };
+    let values = vec![vec![GridValue::Int(2), GridValue::Int(5)]];
+    let mut lattice =
+        Lattice { values: values.clone(), cells: vec![cell(vec![0, 1], Some(0)), cell(vec![1], Some(1))] };
+    let mut measure =
+        |look: Look<'_>| panic!("nothing was afforded, yet {:?} was measured", matches!(look, Look::New(_)));
+    assert_eq!(refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| false), 0);
+    assert_eq!(lattice.values[0], vec![GridValue::Int(2), GridValue::Int(3), GridValue::Int(5)]);
+    assert_eq!(lattice.cells[1].acceptable, vec![1]);
+    assert!(lattice.cells[1].inferred_from.is_some(), "inferred again once the ends are final");
+    // A true crossover (neither winner near at the other end) is not guessed at.
+    let mut lattice = Lattice { values, cells: vec![cell(vec![0], Some(0)), cell(vec![1], Some(1))] };
+    refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| false);
+    assert_eq!(lattice.values[0].len(), 2, "left open: {:?}", lattice.values[0]);
 }

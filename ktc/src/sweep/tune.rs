@@ -216,13 +216,12 @@ fn refine_lattice<H: Harness>(
         // point's race runs under.
         let cost: Duration = costs.iter().map(|c| c.unwrap_or(per_point / 2).min(per_point)).sum();
         let left = remaining();
-        let fits = !left.is_zero() && left >= cost;
-        if fits {
-            progress.add_points(costs.len() as u64);
-        }
-        fits
+        !left.is_zero() && left >= cost
     };
     let mut measure = |look: Look<'_>| {
+        // Counted here, not where afforded: refinement asks what fits before it
+        // decides what to measure.
+        progress.add_points(1);
         let cap = per_point.min(remaining());
         let (label, measured) = match look {
             Look::New(point) => (point_label(sweeper.tuner, point), sweeper.measure(point, cap)),
