@@ -1,12 +1,13 @@
 //! CPU variants of `joint_hist_batched`.
 
-use rayon::prelude::*;
+use std::ops::Range;
+use std::sync::{Mutex, PoisonError};
 
 use super::check::check;
 use super::count::{column, count_column, count_into};
 use super::pairs::count_columns;
 use crate::column::HostCodes;
-use crate::share::share_out;
+use crate::share::{share_out, share_out_then};
 use crate::{Codes, Error};
 
 /// `y` and `x` on the host: cheap clones, or copies back from the device (part of
@@ -106,40 +107,47 @@ pub(crate) fn par_pairs(y: &Codes, x: &Codes, counts: &mut [u32]) -> Result<(), 
     Ok(())
 }
 
-/// Rayon over blocks of `block` samples: each worker counts its blocks of every
-/// feature into private tables, merged at the end. Wins with few features and many
-/// samples, where [`par_features`] has too little to share out.
+/// Blocks of `block` samples shared out (see [`share_out_then`]): each participant
+/// counts its blocks of every feature into one private set of tables, merged into
+/// `counts` as it finishes. Wins with few features and many samples, where
+/// [`par_features`] has too little to share out.
+///
+/// Shared out, not a parallel iterator: one started from outside rayon's pool leaves
+/// the caller waiting for workers that may first have to be woken. At 100 000
+/// samples × 1 feature, `par_split/4` ran at 1.00–1.04 of the fastest candidate in
+/// some sweeps and at 1.40–1.90 in others (8 sweeps of `cargo bench --bench
+/// tuning_quality`, each its own process), and which of the two a process met decided
+/// whether its table was right.
 pub(crate) fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block: usize) -> Result<(), Error> {
     let s = check(y, x, counts)?;
     counts.fill(0);
+    if s.joint() == 0 {
+        return Ok(());
+    }
     let (y, x) = on_host(y, x)?;
     let (yh, xh) = views(&y, &x)?;
     let block = block.max(1);
-    let blocks = s.n.div_ceil(block);
+    let blocks: Vec<Range<usize>> =
+        (0..s.n.div_ceil(block)).map(|b| b * block..((b + 1) * block).min(s.n)).collect();
     let len = counts.len();
-    let merged = with_slices!(yh, xh, |ys, xs| {
-        (0..blocks)
-            .into_par_iter()
-            .fold(
-                || (vec![0u32; len], Vec::new()),
-                |(mut acc, mut scratch), b| {
-                    let rows = b * block..((b + 1) * block).min(s.n);
-                    for (j, table) in acc.chunks_exact_mut(s.joint()).enumerate() {
-                        let xs = &column(xs, s, j)[rows.clone()];
-                        count_into(&ys[rows.clone()], xs, s.ky, table, &mut scratch);
-                    }
-                    (acc, scratch)
-                },
-            )
-            .map(|(acc, _)| acc)
-            .reduce_with(|mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            })
+    let merged = Mutex::new(counts);
+    with_slices!(yh, xh, |ys, xs| {
+        share_out_then(
+            blocks,
+            |_, rows, (acc, scratch): &mut (Vec<u32>, Vec<u32>)| {
+                // Allocated by the participant's first block only.
+                acc.resize(len, 0);
+                for (j, table) in acc.chunks_exact_mut(s.joint()).enumerate() {
+                    let xs = &column(xs, s, j)[rows.clone()];
+                    count_into(&ys[rows.clone()], xs, s.ky, table, scratch);
+                }
+            },
+            |(acc, _)| {
+                let mut counts = merged.lock().unwrap_or_else(PoisonError::into_inner);
+                counts.iter_mut().zip(&acc).for_each(|(c, a)| *c += a);
+            },
+        );
     });
-    if let Some(merged) = merged {
-        counts.copy_from_slice(&merged);
-    }
     Ok(())
 }
 

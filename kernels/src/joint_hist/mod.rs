@@ -107,7 +107,8 @@ pub mod joint_hist_batched {
         super::cpu::par_pairs(y, x, counts)
     }
 
-    /// Rayon over blocks of `block_size` samples, private tables merged.
+    /// Blocks of `block_size` samples shared between the caller and rayon's workers,
+    /// each participant's private tables merged.
     #[variant(block_size = [32_768, 262_144])]
     pub fn par_samples(y: &Codes, x: &Codes, counts: &mut [u32], block_size: usize) -> Result<(), Error> {
         super::cpu::par_samples(y, x, counts, block_size)

@@ -28,6 +28,19 @@ use std::time::{Duration, Instant};
 /// value for all the tasks it takes. A task's panic is resumed on the caller once
 /// every other task has run.
 pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(items: Vec<T>, task: F) {
+    share_out_then(items, task, |_: S| {});
+}
+
+/// As [`share_out`], and each participant that ran a task hands its `scratch` to
+/// `done` once no item is left: tasks fold into a participant's private accumulator,
+/// and `done` merges it. A panic of `done` is resumed on the caller as a task's is.
+pub(crate) fn share_out_then<T, S, F, D>(items: Vec<T>, task: F, done: D)
+where
+    T: Send,
+    S: Default,
+    F: Fn(usize, T, &mut S) + Sync,
+    D: Fn(S) + Sync,
+{
     if items.len() <= 1 {
         // Nothing to share: the caller runs the item as a serial variant would, without
         // the slots, the gate and the clock reads a shared call pays for. At 1 121
@@ -35,7 +48,10 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
         // 1 µs, they made it 1.24–1.30× slower than `pairs` (median of 30 alternating
         // blocks, two processes); without them 1.02–1.04× (probe not committed).
         let mut scratch = S::default();
-        items.into_iter().for_each(|item| task(0, item, &mut scratch));
+        if let Some(item) = items.into_iter().next() {
+            task(0, item, &mut scratch);
+            done(scratch);
+        }
         return;
     }
     // As many helpers as items, not one fewer: the caller takes an item itself, but a
@@ -47,6 +63,7 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
         next: AtomicUsize::new(0),
         panic: Mutex::new(None),
         task,
+        done,
         scratch: std::marker::PhantomData,
     };
     let gate = Arc::new(Gate::new());
@@ -56,7 +73,7 @@ pub(crate) fn share_out<T: Send, S: Default, F: Fn(usize, T, &mut S) + Sync>(ite
         // tasks' panics are caught): no helper may touch `shared` once this frame is
         // gone.
         let mut close = Close { gate: &gate, spin: Duration::ZERO };
-        let run: unsafe fn(usize) = help::<T, S, F>;
+        let run: unsafe fn(usize) = help::<T, S, F, D>;
         let address = &raw const shared as usize;
         // A thread lingering after the last call (see the `linger` module) is running
         // already, on another core than the caller's: it stands for the spare helper
@@ -106,34 +123,46 @@ fn other_pool_threads() -> usize {
 }
 
 /// What the participants share: the items not yet taken and the task.
-struct Shared<T, S, F> {
+struct Shared<T, S, F, D> {
     slots: Vec<Mutex<Option<T>>>,
     next: AtomicUsize,
-    /// The first panic of a task, resumed on the caller.
+    /// The first panic of a task or of `done`, resumed on the caller.
     panic: Mutex<Option<Box<dyn Any + Send>>>,
     task: F,
+    /// What a participant that ran a task does with its scratch at the end.
+    done: D,
     scratch: std::marker::PhantomData<fn() -> S>,
 }
 
-impl<T, S: Default, F: Fn(usize, T, &mut S)> Shared<T, S, F> {
-    /// Takes and runs items until none is left; returns how many it ran.
+impl<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)> Shared<T, S, F, D> {
+    /// Takes and runs items until none is left, then hands the scratch to `done` if it
+    /// ran any; returns how many it ran.
     fn work(&self) -> usize {
         let mut scratch = S::default();
         let mut ran = 0;
         loop {
             let index = self.next.fetch_add(1, SeqCst);
-            let Some(slot) = self.slots.get(index) else { return ran };
+            let Some(slot) = self.slots.get(index) else {
+                if ran > 0 {
+                    self.catch(std::panic::AssertUnwindSafe(|| (self.done)(scratch)));
+                }
+                return ran;
+            };
             ran += 1;
             // Each index is taken once, so the lock is never contended.
             let item = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
             if let Some(item) = item {
                 // A panic is kept for the caller to resume once every other task ran;
                 // on a helper it would otherwise abort the process (rayon::spawn).
-                let run = std::panic::AssertUnwindSafe(|| (self.task)(index, item, &mut scratch));
-                if let Err(payload) = std::panic::catch_unwind(run) {
-                    self.panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
-                }
+                self.catch(std::panic::AssertUnwindSafe(|| (self.task)(index, item, &mut scratch)));
             }
+        }
+    }
+
+    /// Runs `f`, keeping its panic (the first one) for the caller.
+    fn catch(&self, f: impl FnOnce() + std::panic::UnwindSafe) {
+        if let Err(payload) = std::panic::catch_unwind(f) {
+            self.panic.lock().unwrap_or_else(PoisonError::into_inner).get_or_insert(payload);
         }
     }
 }
@@ -141,11 +170,11 @@ impl<T, S: Default, F: Fn(usize, T, &mut S)> Shared<T, S, F> {
 /// A helper's part, behind a lifetime-free function pointer so that rayon can hold it.
 ///
 /// # Safety
-/// `address` is the address of a live `Shared<T, S, F>` that stays alive until this
+/// `address` is the address of a live `Shared<T, S, F, D>` that stays alive until this
 /// returns.
-unsafe fn help<T, S: Default, F: Fn(usize, T, &mut S)>(address: usize) {
+unsafe fn help<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)>(address: usize) {
     // SAFETY: the caller's contract.
-    let shared = unsafe { &*(address as *const Shared<T, S, F>) };
+    let shared = unsafe { &*(address as *const Shared<T, S, F, D>) };
     shared.work();
 }
 
@@ -182,6 +211,36 @@ mod tests {
             let expected: Vec<u32> = (1..=count as u32).collect();
             assert_eq!(seen, expected);
         }
+    }
+
+    #[test]
+    fn every_participant_that_ran_a_task_hands_its_scratch_over_once() {
+        for count in [0, 1, 2, 5, 64, 1000] {
+            let total = Mutex::new(0u64);
+            let handed = AtomicUsize::new(0);
+            share_out_then(
+                (1..=count as u64).collect(),
+                |_, item, sum: &mut u64| *sum += item,
+                |sum| {
+                    assert!(sum > 0, "only participants that ran a task hand over");
+                    handed.fetch_add(1, SeqCst);
+                    *total.lock().unwrap() += sum;
+                },
+            );
+            let n = count as u64;
+            assert_eq!(*total.lock().unwrap(), n * (n + 1) / 2, "{count} items");
+            let handed = handed.load(SeqCst);
+            assert!(handed <= count.min(1 + rayon::current_num_threads()), "{handed} hand-overs of {count}");
+            assert_eq!(handed == 0, count == 0);
+        }
+    }
+
+    #[test]
+    fn a_panicking_hand_over_panics_the_caller() {
+        let outcome = std::panic::catch_unwind(|| {
+            share_out_then((0..8).collect(), |_, _: usize, (): &mut ()| {}, |()| panic!("merge fails"));
+        });
+        assert!(outcome.is_err());
     }
 
     #[test]
