@@ -6,6 +6,17 @@ fn cell(c: usize) -> Cell {
     Cell { acceptable: vec![c], near: vec![c], ..Cell::default() }
 }
 
+/// A measured cell with these decisions and regrets; near: the candidates within 5%.
+fn measured(acceptable: Vec<usize>, regrets: Vec<(usize, f64)>) -> Cell {
+    Cell {
+        near: regrets.iter().filter(|(_, r)| *r <= 1.05).map(|(c, _)| *c).collect(),
+        acceptable,
+        regrets,
+        result: Some(0),
+        ..Cell::default()
+    }
+}
+
 #[test]
 fn inserting_a_value_keeps_every_cell_at_its_point() {
     // 2 × 2: n ∈ {1, 9}, k ∈ {a, b}; cell value = 10·n-index + k-index.
@@ -86,13 +97,6 @@ fn a_near_tie_is_answerable_only_where_the_numeric_neighbours_accept_it_too() {
 fn an_inferred_cell_takes_only_what_both_ends_measured_near_the_fastest() {
     // n_features 1 and 30: `multiway` (0) wins at 1 and, 1.10× behind, is accepted
     // at 30 by the state margin; `par_pairs` (1) is within 4% at both.
-    let measured = |acceptable: Vec<usize>, regrets: Vec<(usize, f64)>| Cell {
-        near: regrets.iter().filter(|(_, r)| *r <= 1.05).map(|(c, _)| *c).collect(),
-        acceptable,
-        regrets,
-        result: Some(0),
-        ..Cell::default()
-    };
     let one = measured(vec![0, 1], vec![(0, 1.0), (1, 1.04)]);
     let thirty = measured(vec![1, 0], vec![(1, 1.0), (0, 1.10)]);
     assert_eq!(Cell::inferred(&one, &thirty).acceptable, vec![1], "not `multiway`, 10% behind at 30");
@@ -108,13 +112,6 @@ fn an_inferred_cell_takes_only_what_both_ends_measured_near_the_fastest() {
 fn a_cell_inferred_from_an_inferred_end_weighs_what_that_end_was_inferred_from() {
     // `multiway` (0) wins at 1 feature, `par_pairs` (1) 1.2× behind; at 30 features
     // `par_pairs` wins at both measured sizes, `multiway` 2.3× and 2.0× behind.
-    let measured = |acceptable: Vec<usize>, regrets: Vec<(usize, f64)>| Cell {
-        near: regrets.iter().filter(|(_, r)| *r <= 1.05).map(|(c, _)| *c).collect(),
-        acceptable,
-        regrets,
-        result: Some(0),
-        ..Cell::default()
-    };
     let thirty_small = measured(vec![1], vec![(1, 1.0), (0, 2.3)]);
     let thirty_large = measured(vec![1], vec![(1, 1.0), (0, 2.0)]);
     let thirty_between = Cell::inferred(&thirty_small, &thirty_large);
