@@ -22,14 +22,11 @@ impl Measured {
     /// the inferred ones again from them (see [`Lattice::infer_again`]); every other cell
     /// keeps the decisions still live.
     pub(super) fn new<H: Harness>(sweeper: &Sweeper<'_, H>, mut lattice: Lattice) -> Result<Measured, Error> {
-        for cell in &mut lattice.cells {
-            match cell.result {
-                Some(i) => *cell = sweeper.cell(i)?,
-                None => keep_live(sweeper, cell),
-            }
+        for cell in lattice.cells.iter_mut().filter(|c| c.result.is_none()) {
+            keep_live(sweeper, cell);
         }
         // After the ends are final and live: what a cell infers from them is live too.
-        lattice.infer_again();
+        lattice.decide_measured_again(|i| sweeper.cell(i))?;
         Ok(Measured { lattice })
     }
 }

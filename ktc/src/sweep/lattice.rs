@@ -175,6 +175,11 @@ impl Lattice {
         self.coords(flat).iter().zip(&self.values).map(|(&i, v)| v[i]).collect()
     }
 
+    /// Whether one more value on `axis` keeps the lattice within `max_cells`.
+    pub(crate) fn has_room_on(&self, axis: usize, max_cells: usize) -> bool {
+        self.cells.len() + self.cells.len() / self.values[axis].len() <= max_cells
+    }
+
     /// Inserts `value` on `axis` at position `pos` (between values `pos - 1` and
     /// `pos`), filling every new cell with `fill(point, lower neighbour, upper neighbour)`.
     pub(crate) fn insert(
@@ -240,6 +245,29 @@ impl Lattice {
                 std::iter::once(winner).chain(others.iter().copied().filter(backed)).collect()
             })
             .collect()
+    }
+
+    /// Decides every measured cell again with `decide` (given the cell's result index),
+    /// then infers the inferred cells again from them (see [`Lattice::infer_again`]);
+    /// whether some measured cell's winner changed.
+    ///
+    /// Further looks and the state margin decide a measured cell after refinement has
+    /// bracketed the crossovers its first decision showed, so a winner that changes
+    /// opens a bracket refinement has not seen (see `rounds::refine_in_rounds`).
+    pub(crate) fn decide_measured_again<E>(
+        &mut self,
+        mut decide: impl FnMut(usize) -> Result<Cell, E>,
+    ) -> Result<bool, E> {
+        let mut changed = false;
+        for cell in &mut self.cells {
+            if let Some(i) = cell.result {
+                let again = decide(i)?;
+                changed |= again.acceptable.first() != cell.acceptable.first();
+                *cell = again;
+            }
+        }
+        self.infer_again();
+        Ok(changed)
     }
 
     /// Infers every inferred cell again from its two neighbours (see [`Inference`]), the

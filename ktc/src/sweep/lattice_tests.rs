@@ -149,3 +149,35 @@ fn inferring_again_follows_the_ends_final_decisions_oldest_cell_first() {
     assert_eq!(firsts, vec![0, 1, 1, 1], "4 from 1 and 16, then 2 from 1 and the new 4");
     assert_eq!(lattice.cells[1].inferred_from, Some(from(1, 4, 3)), "still inferred, from the same ends");
 }
+
+#[test]
+fn measured_cells_decided_again_say_whether_a_winner_changed_and_carry_their_inferred_cells() {
+    let at = |winner: usize, result: usize| Cell { result: Some(result), ..cell(winner) };
+    let from = Inference { axis: 0, lo: GridValue::Int(1), hi: GridValue::Int(16), order: 2 };
+    // n ∈ {1, 4, 16}: 1 and 16 measured (results 0 and 1), 4 inferred between them.
+    let mut lattice = Lattice {
+        values: vec![vec![GridValue::Int(1), GridValue::Int(4), GridValue::Int(16)]],
+        cells: vec![at(0, 0), Cell { inferred_from: Some(from), ..cell(0) }, at(0, 1)],
+    };
+    assert_eq!(lattice.decide_measured_again(|i| Ok::<_, ()>(at(0, i))), Ok(false), "same winners");
+    // A further look moves result 0 to candidate 1; the inferred cell, with no regrets
+    // known at either end, takes its lower end's winner.
+    let moved = |i: usize| Ok::<_, ()>(at(usize::from(i == 0), i));
+    assert_eq!(lattice.decide_measured_again(moved), Ok(true));
+    let winners: Vec<usize> = lattice.cells.iter().map(|c| c.acceptable[0]).collect();
+    assert_eq!(winners, vec![1, 1, 0]);
+    assert_eq!(lattice.cells[1].inferred_from, Some(from), "still inferred, from the same ends");
+    assert_eq!(lattice.decide_measured_again(|_| Err::<Cell, _>("gone")), Err("gone"));
+}
+
+#[test]
+fn a_value_fits_on_an_axis_while_its_new_line_stays_within_the_cap() {
+    // 2 × 3 cells: a value on axis 0 adds 3 cells, one on axis 1 adds 2.
+    let lattice = Lattice {
+        values: vec![vec![GridValue::Int(1), GridValue::Int(9)], (1..=3).map(GridValue::Int).collect()],
+        cells: vec![cell(0); 6],
+    };
+    assert!(lattice.has_room_on(0, 9) && lattice.has_room_on(1, 9));
+    assert!(!lattice.has_room_on(0, 8) && lattice.has_room_on(1, 8));
+    assert!(!lattice.has_room_on(1, 7));
+}

@@ -18,6 +18,7 @@ mod release;
 mod reproduce;
 mod reseed;
 mod rng;
+mod rounds;
 mod run;
 mod sample;
 mod settle;

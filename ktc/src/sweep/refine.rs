@@ -93,8 +93,7 @@ pub(crate) fn refine(
             weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
         {
             let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
-            let per_line = lattice.cells.len() / lattice.values[axis].len();
-            if lattice.cells.len() + per_line > max_cells {
+            if !lattice.has_room_on(axis, max_cells) {
                 too_costly.insert(bracket);
                 continue;
             }

@@ -339,3 +339,38 @@ fn a_disagreement_the_budget_cannot_split_is_split_by_inference() {
     refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| false);
     assert_eq!(lattice.values[0].len(), 2, "left open: {:?}", lattice.values[0]);
 }
+
+#[test]
+fn a_winner_changed_after_refinement_opens_a_bracket_the_next_round_splits() {
+    // Both grid ends first take 0, so refinement measures nothing; a further look then
+    // finds 1 ahead at n = 1 000, as it is below the crossover at 5 000.
+    let winner = |n: u64| usize::from(n < 5_000);
+    let mut points = vec![1_000, 100_000];
+    let mut measure = |look: Look<'_>| {
+        let index = match look {
+            Look::New(p) => {
+                let GridValue::Int(n) = p[0] else { panic!("{p:?}") };
+                points.push(n);
+                points.len() - 1
+            }
+            Look::Again(k) => k,
+        };
+        Some(measured(winner(points[index]), index))
+    };
+    let mut lattice = Lattice {
+        values: vec![vec![GridValue::Int(1_000), GridValue::Int(100_000)]],
+        cells: vec![measured(0, 0), measured(0, 1)],
+    };
+    let first = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true);
+    assert_eq!(first, 0, "no crossover shows");
+    let changed = lattice.decide_measured_again(|i| Ok::<_, ()>(measured(usize::from(i == 0), i)));
+    assert_eq!(changed, Ok(true));
+    let second = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true);
+    assert!(second > 0);
+    let ns: Vec<u64> =
+        lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
+    let i = ns.iter().position(|&n| n >= 5_000).unwrap();
+    assert!(ns[i] as f64 / ns[i - 1] as f64 <= 1.25, "bracketed: {ns:?}");
+    assert_eq!(lattice.cells[i - 1].acceptable, vec![1]);
+    assert_eq!(lattice.cells[i].acceptable, vec![0]);
+}

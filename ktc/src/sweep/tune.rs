@@ -5,10 +5,9 @@ use super::derive::{Measured, build_entry};
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
 use super::progress::Progress;
-use super::refine::{Look, refine};
 use super::rng::Rng;
-use super::settle::settle;
-use super::sweeper::{Sweeper, limits, numeric_axes, open_cache, point_label, point_map};
+use super::rounds::refine_in_rounds;
+use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
 use crate::registry::{AxisInfo, GridValue, KernelInfo};
@@ -20,28 +19,8 @@ use std::time::{Duration, Instant};
 /// The share of the budget the grid may take when refinement follows.
 const GRID_SHARE: f64 = 0.6;
 
-/// The share of the budget refinement leaves to [`settle`], the further looks at close
-/// calls. Refinement fills whatever it is given (its second pass chases every
-/// disagreement between neighbours), so settling only ever had what was left: with
-/// `joint_hist_batched`'s 14 s, nothing, and 93 close calls out of 107 points kept one
-/// look. In 24 alternating runs a side of `cargo bench --bench tuning_quality`, all
-/// four targets in 15 against 14: no gain the benchmark can resolve, and no loss.
-const SETTLE_SHARE: f64 = 0.15;
-
-/// Refinement stops once every crossover is bracketed within this factor.
-pub(crate) const REFINE_FACTOR: f64 = 1.25;
-
-/// Refinement may grow the lattice to this many times the measured grid's cells, or to
-/// [`MIN_MAX_CELLS`], whichever is more. Only cells next to a crossover are measured,
-/// so the cap bounds the table, not the time. 2048 lets a 3-axis kernel bracket its
-/// crossovers on every axis (about 17 × 12 × 10 values for `joint_hist_batched`);
-/// the old 256 stopped refinement with brackets of 3× still open, which cost up to
-/// 1.66× regret between them. Much more (8192) only chases noise: more regions, no
-/// better choices (`cargo bench --bench tuning_quality`).
-const MAX_CELLS_PER_GRID_CELL: usize = 8;
-const MIN_MAX_CELLS: usize = 2048;
-
-/// The cell a point keeps, where refinement does not look (see [`refine`]); `None`
+/// The cell a point keeps, where refinement does not look (see
+/// [`refine`](super::refine::refine)); `None`
 /// where it does.
 pub(super) type Kept<'f> = Box<dyn Fn(&[GridValue]) -> Option<Cell> + 'f>;
 
@@ -88,9 +67,7 @@ pub(super) fn tune<H: Harness>(
         }
     };
     if !options.grid_only {
-        let left = refinement_budget(budget, started.elapsed());
-        refine_lattice(&mut sweeper, &mut lattice, options, &*kept, left)?;
-        settle(&mut sweeper, &lattice, budget.saturating_sub(started.elapsed()));
+        refine_in_rounds(&mut sweeper, &mut lattice, options, &*kept, (budget, started))?;
     }
     // Decisions from here on (every measured cell is decided again below) treat leads
     // the host's state can reverse as ties; refinement itself split brackets by the
@@ -125,12 +102,6 @@ fn busier(a: Option<HostLoad>, b: Option<HostLoad>) -> Option<HostLoad> {
         (Some(a), Some(b)) => Some(HostLoad { stolen: a.stolen.max(b.stolen), other: a.other.max(b.other) }),
         (a, b) => a.or(b),
     }
-}
-
-/// What refinement may spend of the kernel's `budget` once `elapsed` has gone: all but
-/// [`SETTLE_SHARE`] of it, so the close calls it leaves get their further looks.
-fn refinement_budget(budget: Duration, elapsed: Duration) -> Duration {
-    budget.mul_f64(1.0 - SETTLE_SHARE).saturating_sub(elapsed)
 }
 
 /// Measures every grid point within `budget`, in [`grid_order`], recording unbuildable
@@ -192,60 +163,6 @@ fn grid_lattice<H: Harness>(sweeper: &Sweeper<'_, H>) -> Result<Lattice, String>
     Ok(lattice)
 }
 
-/// Refines the lattice's crossovers within `budget`, leaving the `kept` cells as they are.
-fn refine_lattice<H: Harness>(
-    sweeper: &mut Sweeper<'_, H>,
-    lattice: &mut Lattice,
-    options: &SweepOptions,
-    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
-    budget: Duration,
-) -> Result<(), Error> {
-    let numeric = numeric_axes(sweeper.tuner);
-    let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
-    // What a point costs: the mean so far (refined points lie between measured ones).
-    let per_point = spent / sweeper.results.len().max(1) as u32;
-    // Room for a few refined values per axis, whatever the grid.
-    let max_cells = (lattice.cells.len() * MAX_CELLS_PER_GRID_CELL).max(MIN_MAX_CELLS);
-    let started = Instant::now();
-    let progress = Progress::new(sweeper.tuner.name, 0, options);
-    let mut failure = None;
-    let remaining = || budget.saturating_sub(started.elapsed());
-    let mut afford = |costs: &[Option<Duration>]| {
-        // A point of unknown cost is priced at half the mean (refinement points end
-        // early more often: fewer contenders), none above the mean, the cap each
-        // point's race runs under.
-        let cost: Duration = costs.iter().map(|c| c.unwrap_or(per_point / 2).min(per_point)).sum();
-        let left = remaining();
-        !left.is_zero() && left >= cost
-    };
-    let mut measure = |look: Look<'_>| {
-        // Counted here, not where afforded: refinement asks what fits before it
-        // decides what to measure.
-        progress.add_points(1);
-        let cap = per_point.min(remaining());
-        let (label, measured) = match look {
-            Look::New(point) => (point_label(sweeper.tuner, point), sweeper.measure(point, cap)),
-            Look::Again(index) => (
-                point_label(sweeper.tuner, &sweeper.results[index].0),
-                sweeper.remeasure(index, cap).map(|_| index),
-            ),
-        };
-        progress.point_done(&label);
-        let cell = measured.ok().map(|i| sweeper.cell(i));
-        match cell {
-            Some(Ok(cell)) => Some(cell),
-            Some(Err(e)) => {
-                failure = Some(e);
-                None
-            }
-            None => None,
-        }
-    };
-    refine(lattice, &numeric, REFINE_FACTOR, max_cells, kept, &mut measure, &mut afford);
-    progress.finish();
-    failure.map_or(Ok(()), Err)
-}
-
 /// Marks a grid point whose inputs could not be built: every variant (`*`) skips it.
 fn unbuildable(tuner: &KernelInfo, point: &[GridValue], reason: String) -> Exclusion {
     Exclusion {
@@ -284,16 +201,6 @@ fn measured_grids(axes: &[AxisInfo], measured: &[Vec<GridValue>]) -> Result<Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn refinement_leaves_settling_its_share_of_the_budget() {
-        let s = Duration::from_secs;
-        // The grid took 4 s of 14: refinement gets 7.9 s, settling at least 2.1.
-        assert_eq!(refinement_budget(s(14), s(4)), Duration::from_millis(7_900));
-        // A grid that overran the refinement's share leaves refinement nothing.
-        assert_eq!(refinement_budget(s(14), s(12)), Duration::ZERO);
-        assert_eq!(refinement_budget(s(14), s(20)), Duration::ZERO);
-    }
 
     #[test]
     fn a_re_sweep_records_the_busier_of_its_own_load_and_its_entry_s() {
