@@ -51,8 +51,8 @@ const ROUNDS: usize = 3;
 /// --bench tuning_quality`: tuned dispatch 0.49–0.79× always `par_lookup/4` in 4 of 8
 /// runs). The sweep used 0.7 s of its 14. With the rounds, the next round's second
 /// looks at such a point's ends settle it, or its bracket is split: in 8 seeded runs
-/// (seeds 9–16) against the build before, every point at ≥ 1.000 of always
-/// `par_lookup/4` in 8 runs against 4 (0.450, 0.763, 0.586, 0.780 in the others).
+/// (seeds 17–24) against the build before, every point at ≥ 0.97 of always
+/// `par_lookup/4` in 8 runs against 5 (0.799, 0.446, 0.871 in the others).
 pub(super) fn refine_in_rounds<H: Harness>(
     sweeper: &mut Sweeper<'_, H>,
     lattice: &mut Lattice,
