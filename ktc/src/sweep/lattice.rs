@@ -251,9 +251,10 @@ impl Lattice {
     /// then infers the inferred cells again from them (see [`Lattice::infer_again`]);
     /// whether some measured cell's winner changed.
     ///
-    /// Further looks and the state margin decide a measured cell after refinement has
-    /// bracketed the crossovers its first decision showed, so a winner that changes
-    /// opens a bracket refinement has not seen (see `rounds::refine_in_rounds`).
+    /// Further looks (and, for the entry, the state margin) decide a measured cell after
+    /// refinement has bracketed the crossovers its first decision showed, so a winner
+    /// that changes opens a bracket refinement has not seen (see
+    /// `rounds::refine_in_rounds`).
     pub(crate) fn decide_measured_again<E>(
         &mut self,
         mut decide: impl FnMut(usize) -> Result<Cell, E>,

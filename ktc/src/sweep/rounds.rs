@@ -68,7 +68,7 @@ pub(super) fn refine_in_rounds<H: Harness>(
     let numeric = numeric_axes(sweeper.tuner);
     for _ in 0..ROUNDS {
         let left = refinement_budget(budget, started.elapsed());
-        refine_lattice(sweeper, lattice, max_cells, options, kept, left)?;
+        refine_lattice(sweeper, lattice, (&numeric, max_cells), options, kept, left)?;
         settle(sweeper, lattice, budget.saturating_sub(started.elapsed()));
         // Decided as refinement decides, by the looks' own noise: under the state
         // margin every near-tie would move to the preferred candidate and open
@@ -92,17 +92,16 @@ fn refinement_budget(budget: Duration, elapsed: Duration) -> Duration {
     budget.mul_f64(1.0 - SETTLE_SHARE).saturating_sub(elapsed)
 }
 
-/// Refines the lattice's crossovers within `budget` and `max_cells`, leaving the `kept`
-/// cells as they are.
+/// Refines the lattice's crossovers along its `numeric` axes within `budget` and
+/// `max_cells`, leaving the `kept` cells as they are.
 fn refine_lattice<H: Harness>(
     sweeper: &mut Sweeper<'_, H>,
     lattice: &mut Lattice,
-    max_cells: usize,
+    (numeric, max_cells): (&[bool], usize),
     options: &SweepOptions,
     kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
     budget: Duration,
 ) -> Result<(), Error> {
-    let numeric = numeric_axes(sweeper.tuner);
     let spent: Duration = sweeper.results.iter().map(|(_, r)| r.elapsed).sum();
     // What a point costs: the mean so far (refined points lie between measured ones).
     let per_point = spent / sweeper.results.len().max(1) as u32;
@@ -141,7 +140,7 @@ fn refine_lattice<H: Harness>(
             None => None,
         }
     };
-    refine(lattice, &numeric, REFINE_FACTOR, max_cells, kept, &mut measure, &mut afford);
+    refine(lattice, numeric, REFINE_FACTOR, max_cells, kept, &mut measure, &mut afford);
     progress.finish();
     failure.map_or(Ok(()), Err)
 }
