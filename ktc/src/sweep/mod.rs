@@ -8,8 +8,10 @@
 
 mod approx;
 mod derive;
+mod explore;
 mod harness;
 mod lattice;
+mod look;
 mod measure;
 mod plan;
 mod progress;

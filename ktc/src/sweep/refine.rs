@@ -2,19 +2,12 @@
 //! acceptable decision, a crossover lies between them; measure at the geometric
 //! midpoint and repeat until every crossover is bracketed within a factor.
 
+use super::explore::explore_widest;
 use super::lattice::{Bracketing, Cell, Inference, Lattice};
+use super::look::{Look, either, look_cost, new_point_cost};
 use crate::registry::GridValue;
 use std::collections::HashSet;
 use std::time::Duration;
-
-/// What refinement asks its measurer for.
-pub(crate) enum Look<'a> {
-    /// A new point's cell.
-    New(&'a [GridValue]),
-    /// The cell of the measured point with this result index, measured again and
-    /// merged with the first look.
-    Again(usize),
-}
 
 /// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
 /// the bracket is within `factor` (or holds no integer).
@@ -71,6 +64,10 @@ pub(crate) fn bound_between(lo: f64, hi: f64) -> f64 {
 /// ([`Look::Again`]) each, as far as the budget affords them with the split (see
 /// [`confirm_ends`]): a crossover seen once may be one point measured while the host
 /// was busy, and bisecting towards it would carve a wrong region out of the right one.
+///
+/// Once no bracket is left open, the widest bracket wider than 4× is measured at its
+/// middle whatever its ends decide (see [`explore_widest`]), and the two passes run
+/// again on what that showed, until nothing is left to explore or the budget is gone.
 /// Returns the number of points measured, second looks included.
 pub(crate) fn refine(
     lattice: &mut Lattice,
@@ -88,51 +85,59 @@ pub(crate) fn refine(
     // left `joint_hist_batched` with 17–25 regions in half the runs, its widest
     // bracket crossing 36 lines when the grid had taken most of the budget.
     let mut too_costly: HashSet<(usize, GridValue, GridValue)> = HashSet::new();
-    for bracketing in [Bracketing::Crossovers, Bracketing::Disagreements] {
-        while let Some(Bracket { axis, i, mid, lines }) =
-            weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
-        {
-            let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
-            if !lattice.has_room_on(axis, max_cells) {
-                too_costly.insert(bracket);
-                continue;
-            }
-            // Where no line across the bracket is a true crossover, a new value's cells
-            // can all be inferred: the split costs nothing.
-            let inferable = bracketing == Bracketing::Disagreements
-                && lines.iter().all(|coords| {
-                    let (lo, hi) = lattice.neighbours(axis, coords, i);
-                    !Cell::crossover(lo, hi, Bracketing::Crossovers)
-                });
-            let infer_all = match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
-                Some(0) => false,
-                Some(looked) => {
-                    // The ends may agree now: find the weightiest open bracket again.
-                    measured += looked;
-                    continue;
-                }
-                None if inferable => true,
-                None => {
+    let mut unexplorable = HashSet::new();
+    loop {
+        for bracketing in [Bracketing::Crossovers, Bracketing::Disagreements] {
+            while let Some(Bracket { axis, i, mid, lines }) =
+                weightiest_open_bracket(lattice, numeric, factor, bracketing, kept, &too_costly)
+            {
+                let bracket = (axis, lattice.values[axis][i], lattice.values[axis][i + 1]);
+                if !lattice.has_room_on(axis, max_cells) {
                     too_costly.insert(bracket);
                     continue;
                 }
-            };
-            let from = Inference {
-                axis,
-                lo: lattice.values[axis][i],
-                hi: lattice.values[axis][i + 1],
-                order: lattice.values.iter().map(Vec::len).sum(),
-            };
-            lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
-                if let Some(cell) = kept(point) {
-                    return cell;
-                }
-                if infer_all || !Cell::crossover(lo, hi, bracketing) {
-                    return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
-                }
-                measured += 1;
-                measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
-            });
+                // Where no line across the bracket is a true crossover, a new value's cells
+                // can all be inferred: the split costs nothing.
+                let inferable = bracketing == Bracketing::Disagreements
+                    && lines.iter().all(|coords| {
+                        let (lo, hi) = lattice.neighbours(axis, coords, i);
+                        !Cell::crossover(lo, hi, Bracketing::Crossovers)
+                    });
+                let infer_all =
+                    match confirm_ends(lattice, axis, i, &lines, &mut looked_again, measure, afford) {
+                        Some(0) => false,
+                        Some(looked) => {
+                            // The ends may agree now: find the weightiest open bracket again.
+                            measured += looked;
+                            continue;
+                        }
+                        None if inferable => true,
+                        None => {
+                            too_costly.insert(bracket);
+                            continue;
+                        }
+                    };
+                let from = Inference {
+                    axis,
+                    lo: lattice.values[axis][i],
+                    hi: lattice.values[axis][i + 1],
+                    order: lattice.values.iter().map(Vec::len).sum(),
+                };
+                lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
+                    if let Some(cell) = kept(point) {
+                        return cell;
+                    }
+                    if infer_all || !Cell::crossover(lo, hi, bracketing) {
+                        return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
+                    }
+                    measured += 1;
+                    measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
+                });
+            }
+        }
+        match explore_widest(lattice, (numeric, max_cells), kept, &mut unexplorable, measure, afford) {
+            0 => break,
+            explored => measured += explored,
         }
     }
     measured
@@ -212,42 +217,10 @@ fn split_costs(
         .collect()
 }
 
-/// What one more look at `cell` is expected to take: what its looks took so far (one,
-/// before its second look); `None` where that is not known (a stored entry's cell).
-pub(crate) fn look_cost(cell: &Cell) -> Option<Duration> {
-    (!cell.took.is_zero()).then_some(cell.took)
-}
-
 /// What one of `cell`'s looks took: its second look, if it had one, doubled its `took`.
 fn one_look(cell: &Cell, looked_again: &HashSet<usize>) -> Duration {
     let twice = cell.result.is_some_and(|r| looked_again.contains(&r));
     if twice { cell.took / 2 } else { cell.took }
-}
-
-/// What measuring a new point between two neighbours is expected to take, from what one
-/// look at each took: their geometric mean, as the midpoint is their geometric mean
-/// and a kernel's time grows about in proportion to its size; what the one end took
-/// where only one was measured; `None` where neither was (a stored entry's cells).
-///
-/// Per bracket, not the mean over all points: a point at 1 000 samples takes about a
-/// tenth of the mean of `joint_hist_batched`'s grid, whose points at 1 000 000 samples
-/// take most of it, so priced at the mean the brackets at small sizes, where a parallel
-/// and a serial variant cross, were left open as too costly: `pairs` was chosen
-/// between 1 000 and 1 333 samples where `par_pairs` ran 1.05–1.08× faster. Priced at
-/// the dearer end instead, the brackets at large sizes were left open: `pairs` chosen
-/// at 152 377 samples × 3 features where `par_pairs` was 1.6× faster.
-pub(crate) fn new_point_cost(lo: Duration, hi: Duration) -> Option<Duration> {
-    let (lo, hi) = (lo.as_secs_f64(), hi.as_secs_f64());
-    let both = if lo > 0.0 && hi > 0.0 { (lo * hi).sqrt() } else { lo.max(hi) };
-    (both > 0.0).then(|| Duration::from_secs_f64(both))
-}
-
-/// A cell that could not be measured: it accepts what either neighbour accepts, so no
-/// further split is attempted next to it.
-fn either(lo: &Cell, hi: &Cell) -> Cell {
-    let mut acceptable = lo.acceptable.clone();
-    acceptable.extend(hi.acceptable.iter().filter(|c| !lo.acceptable.contains(c)));
-    Cell { near: acceptable.clone(), acceptable, ..Cell::default() }
 }
 
 /// An open bracket along `axis`, between value indices `i` and `i + 1`.
@@ -356,3 +329,7 @@ fn crossing_lines(
 #[cfg(test)]
 #[path = "refine_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "refine_explore_tests.rs"]
+mod explore_tests;

@@ -86,9 +86,10 @@ fn crossovers_are_bracketed_per_label_and_agreeing_lines_are_not_measured() {
 
 #[test]
 fn a_crossover_gone_at_the_second_look_is_not_bisected() {
-    // The first look at n = 2^20 was taken while the host was busy.
+    // The first look at n = 4 was taken while the host was busy (a bracket of 4, not
+    // wide enough to be explored).
     let mut lattice = Lattice {
-        values: vec![vec![GridValue::Int(1), GridValue::Int(1 << 20)]],
+        values: vec![vec![GridValue::Int(1), GridValue::Int(4)]],
         cells: vec![measured(0, 0), measured(1, 1)],
     };
     let mut new_points = 0;
@@ -342,10 +343,11 @@ fn a_disagreement_the_budget_cannot_split_is_split_by_inference() {
 
 #[test]
 fn a_winner_changed_after_refinement_opens_a_bracket_the_next_round_splits() {
-    // Both grid ends first take 0, so refinement measures nothing; a further look then
-    // finds 1 ahead at n = 1 000, as it is below the crossover at 5 000.
-    let winner = |n: u64| usize::from(n < 5_000);
-    let mut points = vec![1_000, 100_000];
+    // Both grid ends first take 0, so refinement measures nothing (their bracket, 4×,
+    // is not wide enough to be explored); a further look then finds 1 ahead at
+    // n = 1 000, as it is below the crossover at 2 000.
+    let winner = |n: u64| usize::from(n < 2_000);
+    let mut points = vec![1_000, 4_000];
     let mut measure = |look: Look<'_>| {
         let index = match look {
             Look::New(p) => {
@@ -358,7 +360,7 @@ fn a_winner_changed_after_refinement_opens_a_bracket_the_next_round_splits() {
         Some(measured(winner(points[index]), index))
     };
     let mut lattice = Lattice {
-        values: vec![vec![GridValue::Int(1_000), GridValue::Int(100_000)]],
+        values: vec![vec![GridValue::Int(1_000), GridValue::Int(4_000)]],
         cells: vec![measured(0, 0), measured(0, 1)],
     };
     let first = refine(&mut lattice, &[true], 1.25, 1_000, &|_| None, &mut measure, &mut |_| true);
@@ -369,7 +371,7 @@ fn a_winner_changed_after_refinement_opens_a_bracket_the_next_round_splits() {
     assert!(second > 0);
     let ns: Vec<u64> =
         lattice.values[0].iter().map(|v| if let GridValue::Int(n) = v { *n } else { 0 }).collect();
-    let i = ns.iter().position(|&n| n >= 5_000).unwrap();
+    let i = ns.iter().position(|&n| n >= 2_000).unwrap();
     assert!(ns[i] as f64 / ns[i - 1] as f64 <= 1.25, "bracketed: {ns:?}");
     assert_eq!(lattice.cells[i - 1].acceptable, vec![1]);
     assert_eq!(lattice.cells[i].acceptable, vec![0]);

@@ -4,8 +4,9 @@
 use super::SweepOptions;
 use super::harness::Harness;
 use super::lattice::{Cell, Lattice};
+use super::look::Look;
 use super::progress::Progress;
-use super::refine::{Look, refine};
+use super::refine::refine;
 use super::settle::settle;
 use super::sweeper::{Sweeper, numeric_axes, point_label};
 use crate::Error;

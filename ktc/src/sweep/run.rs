@@ -16,7 +16,9 @@ use crate::registry::KernelInfo;
 /// with the grid point. Then, unless `options.grid_only`, wherever neighbouring points
 /// along a numeric axis accept no common decision, the geometric midpoint is measured,
 /// recursively, until the crossover is bracketed within a factor of 1.25 or the budget
-/// ends; the region bound goes at the bracket's geometric middle. With the budget left,
+/// ends; the region bound goes at the bracket's geometric middle. Brackets wider than
+/// 4× are measured at their middle even where their ends agree, and any crossover that
+/// shows is bracketed in turn. With the budget left,
 /// points whose decision is a close call get up to two further looks, merged with the
 /// first. Each point's winner is the preferred candidate (the best fixed choice over
 /// the grid; then fallback, reference, declaration order) among those tied with the
