@@ -97,8 +97,8 @@ fn wide_brackets(
 }
 
 /// The lines across the bracket between value indices `i` and `i + 1` of `axis` whose
-/// two ends were measured by this sweep (neither `kept`), each as its cell's
-/// coordinates at `i`.
+/// two ends were measured by this sweep (neither `kept`), one of them timing more than
+/// one candidate, each as its cell's coordinates at `i`.
 fn measured_lines(
     lattice: &Lattice,
     axis: usize,
@@ -115,7 +115,9 @@ fn measured_lines(
                     end[axis] = e;
                     kept(&lattice.point(lattice.flat(&end))).is_some()
                 });
-                lo.result.is_some() && hi.result.is_some() && !kept_end
+                // One candidate timed at both ends: nothing to choose between.
+                let choice = lo.regrets.len() > 1 || hi.regrets.len() > 1;
+                lo.result.is_some() && hi.result.is_some() && !kept_end && choice
             }
         })
         .collect()
@@ -131,6 +133,7 @@ mod tests {
             near: vec![winner],
             result: Some(result),
             took: Duration::from_millis(took_ms),
+            regrets: vec![(winner, 1.0), (1 - winner, 1.5)],
             ..Cell::default()
         }
     }

@@ -10,6 +10,7 @@ fn measured(winner: usize, result: usize, took_ms: u64) -> Cell {
         near: vec![winner],
         result: Some(result),
         took: Duration::from_millis(took_ms),
+        regrets: vec![(winner, 1.0), (1 - winner, 1.5)],
         ..Cell::default()
     }
 }
