@@ -15,6 +15,10 @@
 # already there are counted too, and new ones numbered after them, so a folder can
 # collect runs over several calls. TQ_SEED=each gives run i the verify seed i (other
 # sizes in every run; the default seed samples the same 24 sizes in every run).
+# Before each run, `examples/parallel_capacity.rs` probes for TQ_CAPACITY_S seconds
+# (default 10; 0: no probe) in how many windows two threads had two cores: on a shared
+# VM that changes from one second to the next, and it decides between a serial and a
+# parallel variant at small sizes. The last table puts it beside each run's outcome.
 set -euo pipefail
 
 runs="${1:-10}"
@@ -41,6 +45,13 @@ if [ -z "$bin" ] || [ ! -x "$bin" ]; then
     exit 1
 fi
 
+capacity_s="${TQ_CAPACITY_S:-10}"
+probe="${CARGO_TARGET_DIR:-target}/release/examples/parallel_capacity"
+if [ "$capacity_s" != 0 ] && ! cargo build --release --example parallel_capacity >>"$build_log" 2>&1; then
+    cat "$build_log" >&2
+    exit 1
+fi
+
 first=1
 while [ -e "$out/run$first.txt" ]; do first=$((first + 1)); done
 last=$((first + runs - 1))
@@ -48,6 +59,9 @@ for i in $(seq "$first" "$last"); do
     echo "run $i of $first..$last ..." >&2
     seed="${TQ_SEED:-}"
     [ "$seed" = each ] && seed="$i"
+    if [ "$capacity_s" != 0 ]; then
+        "$probe" "$capacity_s" | tail -n 1 >"$out/capacity$i.txt"
+    fi
     TQ_SEED="$seed" "$bin" --bench >"$out/run$i.txt" 2>&1 || {
         echo "run $i failed; its output: $out/run$i.txt" >&2
         exit 1
@@ -111,3 +125,22 @@ awk '
         for (k in n) printf "%3d  %s:%s\n", n[k], k, which[k]
     }
 ' "$out"/run*.txt | sort -rn
+
+# Each run beside the host it met: the probe's two-core windows just before it, and
+# whether each refined table met all four targets.
+if ls "$out"/capacity*.txt >/dev/null 2>&1; then
+    echo
+    echo "per run: two-core windows of the probe before it; refined tables meeting all four targets"
+    for f in "$out"/run*.txt; do
+        i="${f##*/run}"
+        i="${i%.txt}"
+        cap="$(sed -n 's/.*in \([0-9]* of [0-9]*\) windows.*/\1/p' "$out/capacity$i.txt" 2>/dev/null)"
+        met="$(awk '
+            NF >= 11 && $10 == "/" && $2 == "refined" {
+                ok = ($6 <= 1.03 && $7 <= 1.15 && $9 >= 1.00 && $11 >= 0.97)
+                ok = ok && (($1 != "joint_hist_batched") || ($3 <= 15.0))
+                printf "  %s %s", $1, (ok ? "yes" : "no")
+            }' "$f")"
+        printf "run %3s  two cores in %-10s%s\n" "$i" "${cap:-?}" "$met"
+    done | sort -n -k2
+fi

@@ -3,9 +3,10 @@
 //! Two measured neighbours that pick the same winner say nothing of the sizes far
 //! between them: `discretize`'s grid has 1 000 and 100 000 samples, `par_lookup/4`
 //! won at both with every bin count, refinement found nothing to bracket, and the sweep
-//! used 0.7 s of its 14. Between them `lookup` ran 1.5× faster at 4 000–5 000 samples
-//! × 100–200 bins and `par_linear/4` 1.2× faster at 3 000 samples × 5 bins (`cargo
-//! bench --bench tuning_quality`, worst regret over 1.15 in 3 of 6 seeded runs).
+//! used 0.7 s of its 14, while `par_linear/4` ran 1.13–1.25× faster at 2 900–4 000
+//! samples × 5–8 bins: such a miss in 3 of 12 seeded runs of `cargo bench --bench
+//! tuning_quality` (seeds 31–42), in none of 12 with exploration (a later block of 8
+//! runs, while the host mostly gave two threads one core, still had two such points).
 
 use super::lattice::{Cell, Inference, Lattice};
 use super::look::{Look, either, new_point_cost};
