@@ -8,8 +8,8 @@
 //! tuning_quality` (seeds 31–42), in none of 12 with exploration (a later block of 8
 //! runs, while the host mostly gave two threads one core, still had two such points).
 
-use super::lattice::{Cell, Inference, Lattice};
-use super::look::{Look, either, new_point_cost};
+use super::lattice::{Cell, Lattice};
+use super::look::{Look, midpoint, new_point_cost, split};
 use crate::registry::GridValue;
 use std::collections::HashSet;
 use std::time::Duration;
@@ -51,24 +51,8 @@ pub(crate) fn explore_widest(
             unexplorable.insert(bracket);
             continue;
         }
-        let from = Inference {
-            axis,
-            lo: bracket.1,
-            hi: bracket.2,
-            order: lattice.values.iter().map(Vec::len).sum(),
-        };
-        let mut measured = 0;
-        lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
-            if let Some(cell) = kept(point) {
-                return cell;
-            }
-            if lo.result.is_none() || hi.result.is_none() {
-                return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
-            }
-            measured += 1;
-            measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
-        });
-        return measured;
+        let unmeasured_end = |lo: &Cell, hi: &Cell| lo.result.is_none() || hi.result.is_none();
+        return split(lattice, (axis, i, mid), kept, &unmeasured_end, measure);
     }
     0
 }
@@ -84,14 +68,13 @@ fn wide_brackets(
     for (axis, values) in lattice.values.iter().enumerate().filter(|(a, _)| numeric[*a]) {
         for (i, pair) in values.windows(2).enumerate() {
             let [GridValue::Int(lo), GridValue::Int(hi)] = *pair else { continue };
-            if lo == 0
-                || (hi as f64) <= lo as f64 * EXPLORE_FACTOR
-                || unexplorable.contains(&(axis, pair[0], pair[1]))
-            {
+            // A bracket from 0 has no ratio to be wide by.
+            if lo == 0 || unexplorable.contains(&(axis, pair[0], pair[1])) {
                 continue;
             }
-            let mid = ((lo as f64) * (hi as f64)).sqrt().round() as u64;
-            wide.push(((hi as f64 / lo as f64).ln(), axis, i, mid));
+            if let Some(mid) = midpoint(lo, hi, EXPLORE_FACTOR) {
+                wide.push(((hi as f64 / lo as f64).ln(), axis, i, mid));
+            }
         }
     }
     wide
@@ -125,10 +108,11 @@ fn measured_lines(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn measured(winner: usize, result: usize, took_ms: u64) -> Cell {
+    /// A measured cell where `winner` wins over the one other candidate, 1.5× behind.
+    pub(crate) fn measured(winner: usize, result: usize, took_ms: u64) -> Cell {
         Cell {
             acceptable: vec![winner],
             near: vec![winner],

@@ -1,6 +1,7 @@
-//! What refinement asks its measurer for, and what it expects a look to cost.
+//! What refinement and exploring share: what they ask the measurer for, what they
+//! expect a look to cost, and how a bracket is split.
 
-use super::lattice::Cell;
+use super::lattice::{Cell, Inference, Lattice};
 use crate::registry::GridValue;
 use std::time::Duration;
 
@@ -39,8 +40,49 @@ pub(crate) fn new_point_cost(lo: Duration, hi: Duration) -> Option<Duration> {
 
 /// A cell that could not be measured: it accepts what either neighbour accepts, so no
 /// further split is attempted next to it.
-pub(crate) fn either(lo: &Cell, hi: &Cell) -> Cell {
+fn either(lo: &Cell, hi: &Cell) -> Cell {
     let mut acceptable = lo.acceptable.clone();
     acceptable.extend(hi.acceptable.iter().filter(|c| !lo.acceptable.contains(c)));
     Cell { near: acceptable.clone(), acceptable, ..Cell::default() }
+}
+
+/// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
+/// the bracket is within `factor` (or holds no integer).
+pub(crate) fn midpoint(lo: u64, hi: u64, factor: f64) -> Option<u64> {
+    if hi <= lo + 1 || (lo > 0 && hi as f64 / lo as f64 <= factor) {
+        return None;
+    }
+    let m = if lo == 0 { hi / 2 } else { ((lo as f64) * (hi as f64)).sqrt().round() as u64 };
+    Some(m.clamp(lo + 1, hi - 1))
+}
+
+/// Splits the bracket between value indices `i` and `i + 1` of `axis` at `mid`: each
+/// new cell is the `kept` one where there is one, inferred from its two neighbours
+/// where `infer(lo, hi)`, else measured (`measure`; where it cannot be, what either
+/// neighbour accepts). Returns how many points it measured.
+pub(crate) fn split(
+    lattice: &mut Lattice,
+    (axis, i, mid): (usize, usize, u64),
+    kept: &dyn Fn(&[GridValue]) -> Option<Cell>,
+    infer: &dyn Fn(&Cell, &Cell) -> bool,
+    measure: &mut dyn FnMut(Look<'_>) -> Option<Cell>,
+) -> usize {
+    let from = Inference {
+        axis,
+        lo: lattice.values[axis][i],
+        hi: lattice.values[axis][i + 1],
+        order: lattice.values.iter().map(Vec::len).sum(),
+    };
+    let mut measured = 0;
+    lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
+        if let Some(cell) = kept(point) {
+            return cell;
+        }
+        if infer(lo, hi) {
+            return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
+        }
+        measured += 1;
+        measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
+    });
+    measured
 }

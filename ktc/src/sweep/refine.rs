@@ -3,21 +3,11 @@
 //! midpoint and repeat until every crossover is bracketed within a factor.
 
 use super::explore::explore_widest;
-use super::lattice::{Bracketing, Cell, Inference, Lattice};
-use super::look::{Look, either, look_cost, new_point_cost};
+use super::lattice::{Bracketing, Cell, Lattice};
+use super::look::{Look, look_cost, midpoint, new_point_cost, split};
 use crate::registry::GridValue;
 use std::collections::HashSet;
 use std::time::Duration;
-
-/// The integer strictly between `lo` and `hi` at their geometric mean, or `None` once
-/// the bracket is within `factor` (or holds no integer).
-pub(crate) fn midpoint(lo: u64, hi: u64, factor: f64) -> Option<u64> {
-    if hi <= lo + 1 || (lo > 0 && hi as f64 / lo as f64 <= factor) {
-        return None;
-    }
-    let m = if lo == 0 { hi / 2 } else { ((lo as f64) * (hi as f64)).sqrt().round() as u64 };
-    Some(m.clamp(lo + 1, hi - 1))
-}
 
 /// The value a region bound takes between two neighbouring axis values: their
 /// geometric mean (the middle of the bracket on the log scale sizes live on), rounded
@@ -117,22 +107,8 @@ pub(crate) fn refine(
                             continue;
                         }
                     };
-                let from = Inference {
-                    axis,
-                    lo: lattice.values[axis][i],
-                    hi: lattice.values[axis][i + 1],
-                    order: lattice.values.iter().map(Vec::len).sum(),
-                };
-                lattice.insert(axis, i + 1, GridValue::Int(mid), |point, lo, hi| {
-                    if let Some(cell) = kept(point) {
-                        return cell;
-                    }
-                    if infer_all || !Cell::crossover(lo, hi, bracketing) {
-                        return Cell { inferred_from: Some(from), ..Cell::inferred(lo, hi) };
-                    }
-                    measured += 1;
-                    measure(Look::New(point)).unwrap_or_else(|| either(lo, hi))
-                });
+                let infer = |lo: &Cell, hi: &Cell| infer_all || !Cell::crossover(lo, hi, bracketing);
+                measured += split(lattice, (axis, i, mid), kept, &infer, measure);
             }
         }
         match explore_widest(lattice, (numeric, max_cells), kept, &mut unexplorable, measure, afford) {

@@ -2,18 +2,7 @@
 
 use super::*;
 use crate::sweep::explore::EXPLORE_FACTOR;
-use std::time::Duration;
-
-fn measured(winner: usize, result: usize, took_ms: u64) -> Cell {
-    Cell {
-        acceptable: vec![winner],
-        near: vec![winner],
-        result: Some(result),
-        took: Duration::from_millis(took_ms),
-        regrets: vec![(winner, 1.0), (1 - winner, 1.5)],
-        ..Cell::default()
-    }
-}
+use crate::sweep::explore::tests::measured;
 
 #[test]
 fn refinement_brackets_a_crossover_hidden_between_agreeing_ends() {
