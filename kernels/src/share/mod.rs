@@ -10,13 +10,17 @@
 //! apart and the workers asleep, `par_pairs` at 1 000 samples × 30 features took 32–34
 //! µs against `pairs`' 14–19 µs (calls 300 µs apart, two processes each). One helper
 //! stays awake a while after each call (see the `linger` module), so back-to-back
-//! calls ask no one to wake.
+//! calls ask no one to wake; a call that follows a pause of over a millisecond asks
+//! only once its first item shows the rest to be long (see the `pace` module), since
+//! a helper woken then would start too late to help a short call.
 
 mod gate;
 mod linger;
+mod pace;
 
 use gate::{Close, Gate};
 use linger::{HUB, Offer};
+use pace::{PACE, worth_waking};
 use std::any::Any;
 use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -80,18 +84,33 @@ where
         // too, and on a 2-thread pool the call wakes no one.
         let lingering = offered && HUB.post(Offer { gate: Arc::clone(&gate), run, address });
         let spawned = if lingering { helpers.saturating_sub(2) } else { helpers };
-        for _ in 0..spawned {
-            let gate = Arc::clone(&gate);
-            rayon::spawn(move || {
-                // SAFETY: `address` is `shared`'s, alive until `close` has dropped.
-                unsafe { gate.enter(run, address) };
-                HUB.linger();
-            });
-        }
+        let wake = || {
+            for _ in 0..spawned {
+                let gate = Arc::clone(&gate);
+                rayon::spawn(move || {
+                    // SAFETY: `address` is `shared`'s, alive until `close` has dropped.
+                    unsafe { gate.enter(run, address) };
+                    HUB.linger();
+                });
+            }
+        };
         let started = Instant::now();
-        let ran = shared.work();
+        // After a pause, the helpers are asked for only where the first item shows the
+        // rest to be long (see the `pace` module).
+        let left = shared.slots.len() - 1;
+        let ran = if lingering || PACE.in_a_run(started) {
+            wake();
+            shared.work(None)
+        } else {
+            shared.work(Some(&mut |first| {
+                if worth_waking(first, left) {
+                    wake();
+                }
+            }))
+        };
         close.spin = spin_budget(started.elapsed(), ran);
     }
+    PACE.ended(Instant::now());
     if offered {
         // The gate is closed: a lingering thread would find nothing to do, but the
         // offer would keep the gate alive until the next call replaced it.
@@ -136,8 +155,9 @@ struct Shared<T, S, F, D> {
 
 impl<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)> Shared<T, S, F, D> {
     /// Takes and runs items until none is left, then hands the scratch to `done` if it
-    /// ran any; returns how many it ran.
-    fn work(&self) -> usize {
+    /// ran any; returns how many it ran. `after_first` is told how long the first item
+    /// took.
+    fn work(&self, mut after_first: Option<&mut dyn FnMut(Duration)>) -> usize {
         let mut scratch = S::default();
         let mut ran = 0;
         loop {
@@ -154,7 +174,11 @@ impl<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)> Shared<T, S, F, D> {
             if let Some(item) = item {
                 // A panic is kept for the caller to resume once every other task ran;
                 // on a helper it would otherwise abort the process (rayon::spawn).
+                let started = after_first.is_some().then(Instant::now);
                 self.catch(std::panic::AssertUnwindSafe(|| (self.task)(index, item, &mut scratch)));
+                if let (Some(started), Some(after_first)) = (started, after_first.take()) {
+                    after_first(started.elapsed());
+                }
             }
         }
     }
@@ -175,7 +199,7 @@ impl<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)> Shared<T, S, F, D> {
 unsafe fn help<T, S: Default, F: Fn(usize, T, &mut S), D: Fn(S)>(address: usize) {
     // SAFETY: the caller's contract.
     let shared = unsafe { &*(address as *const Shared<T, S, F, D>) };
-    shared.work();
+    shared.work(None);
 }
 
 /// The most the caller spins before it yields, waiting for helpers still inside.
@@ -232,6 +256,24 @@ mod tests {
             let handed = handed.load(SeqCst);
             assert!(handed <= count.min(1 + rayon::current_num_threads()), "{handed} hand-overs of {count}");
             assert_eq!(handed == 0, count == 0);
+        }
+    }
+
+    #[test]
+    fn calls_after_a_pause_run_every_item_once_whether_their_first_item_wakes_helpers_or_not() {
+        // A first item longer than `pace::WORTH_WAKING` wakes the helpers mid-call; a
+        // short one leaves the call to its caller.
+        for first_item in [Duration::ZERO, pace::WORTH_WAKING * 2] {
+            std::thread::sleep(pace::IN_A_RUN * 3);
+            let mut seen = [0u32; 6];
+            let items: Vec<&mut u32> = seen.iter_mut().collect();
+            share_out(items, |index, item, (): &mut ()| {
+                if index == 0 {
+                    std::thread::sleep(first_item);
+                }
+                *item += 1;
+            });
+            assert_eq!(seen, [1; 6], "first item {first_item:?}");
         }
     }
 
