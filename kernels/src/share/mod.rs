@@ -72,7 +72,7 @@ where
     };
     let gate = Arc::new(Gate::new());
     let offered = helpers > 0;
-    {
+    let ended = {
         // Closes the gate and waits for the helpers inside (on unwinding too, though
         // tasks' panics are caught): no helper may touch `shared` once this frame is
         // gone.
@@ -108,9 +108,13 @@ where
                 }
             }))
         };
-        close.spin = spin_budget(started.elapsed(), ran);
-    }
-    PACE.ended(Instant::now());
+        // The caller's last item has run: the call's end as the next call's pace
+        // sees it, without another read of the clock.
+        let worked = started.elapsed();
+        close.spin = spin_budget(worked, ran);
+        started + worked
+    };
+    PACE.ended(ended);
     if offered {
         // The gate is closed: a lingering thread would find nothing to do, but the
         // offer would keep the gate alive until the next call replaced it.
