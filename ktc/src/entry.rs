@@ -52,6 +52,11 @@ pub struct Entry {
     /// took too few further looks to tell (grid-only sweeps) and in older entries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_margin: Option<f64>,
+    /// The pause in microseconds before each timed call, where the sweep timed one call
+    /// after each pause (see [`CallPattern`](crate::sweep::CallPattern)); `None`: calls
+    /// in a loop, and older entries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_pause_us: Option<u64>,
 }
 
 impl Entry {

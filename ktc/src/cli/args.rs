@@ -1,7 +1,7 @@
 //! The command line's shape (clap derive). A new subcommand is a new [`Command`]
 //! variant and a file beside this one.
 
-use crate::job::VerifyOptions;
+use crate::job::{CallPattern, VerifyOptions};
 use clap::{Parser, Subcommand};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -149,6 +149,11 @@ pub(crate) struct RetuneArgs {
     /// Verify each kernel's entry and re-sweep only around the points it gets wrong.
     #[arg(long)]
     pub(crate) refine: bool,
+    /// Time one call after each pause of MS milliseconds (1–1000), for kernels called
+    /// now and then; 0: calls in a loop [default: $KTC_SWEEP_AFTER_PAUSE_MS, else 0].
+    /// `--refine` keeps the entry's pattern.
+    #[arg(long, value_name = "MS", value_parser = parse_pause, conflicts_with = "refine")]
+    pub(crate) after_pause: Option<CallPattern>,
     /// How `--refine` verifies (only with `--refine`).
     #[command(flatten)]
     pub(crate) sampling: SamplingArgs,
@@ -165,6 +170,10 @@ pub(crate) struct VerifyArgs {
     /// Time budget in seconds [default: twice the sweep's].
     #[arg(long, value_name = "SECONDS")]
     pub(crate) budget: Option<f64>,
+    /// Time one call after each pause of MS milliseconds (1–1000); 0: calls in a loop
+    /// [default: as the entry's sweep timed them].
+    #[arg(long, value_name = "MS", value_parser = parse_pause)]
+    pub(crate) after_pause: Option<CallPattern>,
 }
 
 /// How a verify samples and flags: `verify`'s, and `retune --refine`'s before it
@@ -239,6 +248,7 @@ impl SamplingArgs {
             seed: self.seed.unwrap_or(defaults.seed),
             looks: self.looks.unwrap_or(defaults.looks),
             at: self.at.clone(),
+            calls: None,
         }
     }
 }
@@ -289,6 +299,13 @@ fn parse_threshold(s: &str) -> Result<f64, BadArg> {
     }
 }
 
+fn parse_pause(s: &str) -> Result<CallPattern, BadArg> {
+    s.parse::<f64>()
+        .map_err(|_| ())
+        .and_then(|ms| CallPattern::from_millis(ms).map_err(|_| ()))
+        .map_err(|()| BadArg::Pause(s.into()))
+}
+
 fn parse_looks(s: &str) -> Result<usize, BadArg> {
     match s.parse::<usize>() {
         Ok(k) if (1..=100).contains(&k) => Ok(k),
@@ -309,6 +326,8 @@ pub(crate) enum BadArg {
     Points(String),
     #[error("`{0}` is not a number of looks between 1 and 100")]
     Looks(String),
+    #[error("`{0}` is not a pause: 0 (calls in a loop) or 1 to 1000 milliseconds")]
+    Pause(String),
     #[error("`{0}` is not a regret threshold, a number ≥ 1 such as 1.10")]
     Threshold(String),
 }

@@ -7,6 +7,7 @@
 
 use super::context::{Ctx, Failure};
 use super::table;
+use crate::sweep::CallPattern;
 use crate::{AxisValue, DecisionTable, Entry, Measurement};
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
@@ -40,6 +41,7 @@ pub(crate) fn run(ctx: &Ctx, kernel: &str) -> Result<String, Failure> {
     if let Some(line) = ties_line(&entry) {
         let _ = writeln!(out, "{line}");
     }
+    let _ = writeln!(out, "timed:        {}", CallPattern::recorded(entry.after_pause_us));
     if let Some(command) = &entry.reproduce {
         let _ = writeln!(out, "reproduce:    {command}");
     }

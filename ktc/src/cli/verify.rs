@@ -1,11 +1,11 @@
 //! `ktc verify KERNEL [--points K] [--looks L] [--threshold R] [--seed S] [--at POINT]...
-//! [--json]`: the stored entry's regret at sampled off-grid sizes, or at the given ones
+//! [--after-pause MS] [--json]`: the stored entry's regret at sampled off-grid sizes, or at the given ones
 //! (see [`crate::verify`]).
 
 use super::args::VerifyArgs;
 use super::context::{Ctx, Failure};
 use crate::sweep::SweepOptions;
-use crate::verify::verify;
+use crate::verify::{VerifyOptions, verify};
 use std::time::Duration;
 
 pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
@@ -31,21 +31,32 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
         skip_push: true,
         ..defaults
     };
-    let options = args.sampling.options();
+    let options = VerifyOptions { calls: args.after_pause, ..args.sampling.options() };
     let report = verify(tuner, &options, &sweep)?;
     let output = if ctx.json { Ctx::json_text(&serde_json::json!(report)) } else { report.to_string() };
     if report.is_within() {
         Ok(output)
     } else {
-        // A drift check: exit 1 so scripts notice, with the fix in the message.
+        // A drift check: exit 1 so scripts notice, with the fix in the message. Judged
+        // for another call pattern than the entry's, the fix is a sweep for that one: a
+        // refine keeps the entry's pattern.
+        let fix = match report.calls.pause() {
+            _ if report.calls == report.entry_calls => {
+                format!("`retune --refine {}{}` re-sweeps them", args.kernel, args.sampling.as_flags())
+            }
+            Some(pause) => format!(
+                "`retune {} --after-pause {}` tunes for this pattern",
+                args.kernel,
+                pause.as_secs_f64() * 1e3
+            ),
+            None => format!("`retune {} --after-pause 0` tunes for calls in a loop", args.kernel),
+        };
         Err(Failure {
             output,
             ..Failure::error(format!(
-                "{} region(s) exceed regret {:.2}; `retune --refine {}{}` re-sweeps them",
+                "{} region(s) exceed regret {:.2}; {fix}",
                 report.flagged.len(),
-                options.threshold,
-                args.kernel,
-                args.sampling.as_flags()
+                options.threshold
             ))
         })
     }

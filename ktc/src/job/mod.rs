@@ -1,5 +1,5 @@
 //! A sweep job: what a kernel's sweep entry point ([`KernelInfo::sweep`](crate::KernelInfo::sweep))
-//! is asked to do ([`SweepOptions`], [`SweepTask`], [`VerifyOptions`]) and what it
+//! is asked to do ([`SweepOptions`], [`SweepTask`], [`VerifyOptions`], [`CallPattern`]) and what it
 //! returns ([`SweepReport`], [`VerifyReport`], [`PutOutcome`]).
 //!
 //! These types sit below both the registry, whose [`KernelInfo`](crate::KernelInfo) names them, and
@@ -8,10 +8,12 @@
 //! [`ktc::sweep`](crate::sweep), [`ktc::verify`](crate::verify) and
 //! [`ktc::remote`](crate::remote).
 
+mod calls;
 mod options;
 mod progress;
 mod verify;
 
+pub use calls::CallPattern;
 pub use options::{SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use progress::ProgressGroup;
 pub use verify::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport};

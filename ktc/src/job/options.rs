@@ -39,6 +39,10 @@ pub struct SweepOptions {
     /// values (the sweep before refinement existed, kept to compare the two).
     /// `KTC_SWEEP_REFINE=0` sets it.
     pub grid_only: bool,
+    /// How the timed calls follow each other: in a loop (the default) or one after
+    /// each pause, for a kernel called now and then. The entry records it, and a
+    /// verify of the entry times calls the same way. `KTC_SWEEP_AFTER_PAUSE_MS` sets it.
+    pub calls: super::CallPattern,
     /// What the call does: tune (the default), or verify the stored entry.
     pub task: super::SweepTask,
 }
@@ -47,7 +51,9 @@ impl SweepOptions {
     /// Options from the environment: `KTC_SWEEP=quick|full` (default quick),
     /// `KTC_SWEEP_BUDGET_S` (seconds per kernel), `KTC_SWEEP_REFINE=0` (grid only) and
     /// `KTC_SWEEP_DEVICE` (the CUDA ordinal to tune for, default 0: its fingerprint keys
-    /// the entry, its GPU runs the CUDA variants); progress on.
+    /// the entry, its GPU runs the CUDA variants) and `KTC_SWEEP_AFTER_PAUSE_MS` (time
+    /// one call after each pause this long, see [`CallPattern`](super::CallPattern));
+    /// progress on.
     pub fn from_env() -> Self {
         let mode = match std::env::var("KTC_SWEEP").as_deref() {
             Ok("full") => SweepMode::Full,
@@ -70,6 +76,7 @@ impl SweepOptions {
             fingerprint,
             progress: true,
             grid_only,
+            calls: super::CallPattern::from_env(),
             ..SweepOptions::default()
         }
     }

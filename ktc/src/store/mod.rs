@@ -111,6 +111,7 @@ impl KernelTuningCache {
             reproduce: None,
             load: None,
             state_margin: None,
+            after_pause_us: None,
         }
     }
 

@@ -1,6 +1,7 @@
 //! Measuring one grid point: verify every candidate against the reference, then time
 //! them interleaved, in shuffled rounds, so background load falls on all of them alike.
 
+use super::CallPattern;
 use super::harness::Harness;
 use super::plan::{Candidate, Plan};
 use super::rng::Rng;
@@ -18,6 +19,13 @@ pub(crate) struct Rounds {
     pub max: u32,
     /// Rounds always run, however slow.
     pub floor: u32,
+}
+
+/// How one point's candidates are timed: the rounds and how the calls follow each other.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Timing {
+    pub rounds: Rounds,
+    pub calls: CallPattern,
 }
 
 /// What one point produced.
@@ -52,7 +60,7 @@ pub(crate) fn measure_point<H: Harness>(
     plan: &Plan,
     live: &[bool],
     inputs: &H::Inputs,
-    rounds: Rounds,
+    timing: Timing,
     time_cap: Duration,
     kept: Option<usize>,
 ) -> PointResult {
@@ -73,13 +81,13 @@ pub(crate) fn measure_point<H: Harness>(
         let took = t0.elapsed();
         match harness.verify(&reference_output, &output) {
             Ok(()) => {
-                entrants.push((i, Sampling::for_call(took)));
+                entrants.push((i, Sampling::for_call(took, timing.calls)));
             }
             Err(reason) => failed.push((i, reason)),
         }
     }
     let kept = kept.and_then(|k| entrants.iter().position(|&(c, _)| c == k));
-    let samples = race(harness, plan, &entrants, inputs, rounds, time_cap, kept);
+    let samples = race(harness, plan, &entrants, inputs, timing.rounds, time_cap, kept);
     let timed = entrants.iter().zip(samples).map(|(&(candidate, _), s)| Timed::new(candidate, s)).collect();
     PointResult::first_look(timed, failed, started.elapsed())
 }
@@ -106,6 +114,9 @@ struct Sampling {
     batch: usize,
     /// Whether an untimed call of the same candidate runs right before the batch.
     warm_up: bool,
+    /// How long the thread sleeps right before the batch (a batch of one call then):
+    /// [`CallPattern::AfterPause`].
+    pause: Option<Duration>,
 }
 
 impl Sampling {
@@ -118,9 +129,16 @@ impl Sampling {
     /// asleep after a serial one: `discretize`'s `par_split/4` at 5 623 values averaged
     /// 37 µs in one process and 83 µs in the next (40 and 42 µs warmed up), and five
     /// benchmark runs without it gave regret geomeans of 1.05–1.09 (1.01–1.03 with).
-    fn for_call(took: Duration) -> Sampling {
+    ///
+    /// After a pause ([`CallPattern::AfterPause`]) a sample is one call, unwarmed,
+    /// right after the thread slept: what a kernel called now and then pays per call,
+    /// waking its pool's workers included.
+    fn for_call(took: Duration, calls: CallPattern) -> Sampling {
+        if let CallPattern::AfterPause(pause) = calls {
+            return Sampling { batch: 1, warm_up: false, pause: Some(pause) };
+        }
         let calls = MIN_SAMPLE.as_nanos().div_ceil(took.as_nanos().max(1));
-        Sampling { batch: (calls as usize).clamp(1, MAX_BATCH), warm_up: took < WARM_UP_BELOW }
+        Sampling { batch: (calls as usize).clamp(1, MAX_BATCH), warm_up: took < WARM_UP_BELOW, pause: None }
     }
 }
 
@@ -166,13 +184,16 @@ fn race<H: Harness>(
         && keep_going(round, rounds, start.elapsed() >= time_cap, &samples, &mut racing, kept)
     {
         for slot in order.shuffled(&racing) {
-            let (candidate, Sampling { batch, warm_up }) = entrants[slot];
+            let (candidate, Sampling { batch, warm_up, pause }) = entrants[slot];
             let c = plan.candidates[candidate];
             let mut args: Vec<H::Inputs> = (0..batch).map(|_| inputs.clone()).collect();
             let mut rets = Vec::with_capacity(args.len());
             // Inputs cloned first, so that nothing runs between the warm-up and the
             // batch: a pool left idle for more than a few tens of microseconds sleeps.
             let mut warm = warm_up.then(|| inputs.clone());
+            if let Some(pause) = pause {
+                std::thread::sleep(pause);
+            }
             let elapsed = stack::at_depth(depths.next() % stack::DEPTHS, &mut || {
                 if let Some(warm) = &mut warm {
                     black_box(harness.run(c.variant, c.block_size, black_box(warm)));
@@ -244,14 +265,24 @@ mod tests {
 
     #[test]
     fn short_calls_are_batched_to_cover_the_minimum_sample_and_warmed_up() {
-        let batch = |us: u64| Sampling::for_call(Duration::from_micros(us)).batch;
+        let loop_of = |took: Duration| Sampling::for_call(took, CallPattern::InALoop);
+        let batch = |us: u64| loop_of(Duration::from_micros(us)).batch;
         assert_eq!(batch(1), 50);
         assert_eq!(batch(7), 8);
         assert_eq!(batch(50), 1);
         assert_eq!(batch(3_000), 1);
-        assert_eq!(Sampling::for_call(Duration::ZERO), Sampling { batch: MAX_BATCH, warm_up: true });
-        assert!(Sampling::for_call(Duration::from_micros(300)).warm_up);
-        assert!(!Sampling::for_call(Duration::from_millis(2)).warm_up);
+        assert_eq!(loop_of(Duration::ZERO), Sampling { batch: MAX_BATCH, warm_up: true, pause: None });
+        assert!(loop_of(Duration::from_micros(300)).warm_up);
+        assert!(!loop_of(Duration::from_millis(2)).warm_up);
+    }
+
+    #[test]
+    fn after_a_pause_every_sample_is_one_unwarmed_call_after_the_sleep() {
+        let pause = Duration::from_millis(5);
+        for took in [Duration::ZERO, Duration::from_micros(7), Duration::from_millis(3)] {
+            let sampling = Sampling::for_call(took, CallPattern::AfterPause(pause));
+            assert_eq!(sampling, Sampling { batch: 1, warm_up: false, pause: Some(pause) });
+        }
     }
 
     #[test]

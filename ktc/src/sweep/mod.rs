@@ -33,7 +33,7 @@ mod tune_in_test;
 mod values;
 mod verify;
 
-pub use crate::job::{ProgressGroup, SweepMode, SweepOptions, SweepReport, SweepTask};
+pub use crate::job::{CallPattern, ProgressGroup, SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use approx::Approx;
 pub use harness::{Harness, InputsError};
 pub use release::{RELEASE_VAR, TestBuild};

@@ -2,15 +2,21 @@
 //! that it measures under the same key (profile, mode, budget, device, fingerprint).
 
 use super::release::{RELEASE_VAR, test_path};
-use super::{SweepMode, SweepOptions};
+use super::{CallPattern, SweepMode, SweepOptions};
 use crate::registry::KernelInfo;
 
 /// E.g. `KTC_SWEEP=quick KTC_SWEEP_BUDGET_S=5 cargo test --release -p my-kernels --
 /// sumsq::ktc_sweep --exact --nocapture`. `--release` where the kernel's crate was
 /// built with optimisations (else `KTC_SWEEP_RELEASE=0`, so the debug build measures
 /// itself); `KTC_SWEEP_DEVICE` for a device other than 0; `KTC_FINGERPRINT` where the
-/// entry's fingerprint is not the one this host computes for that device.
-pub(super) fn command(tuner: &KernelInfo, options: &SweepOptions, fingerprint: &str) -> String {
+/// entry's fingerprint is not the one this host computes for that device;
+/// `KTC_SWEEP_AFTER_PAUSE_MS` where calls were timed after a pause.
+pub(super) fn command(
+    tuner: &KernelInfo,
+    options: &SweepOptions,
+    calls: CallPattern,
+    fingerprint: &str,
+) -> String {
     let mut env = vec![format!(
         "KTC_SWEEP={}",
         match options.mode {
@@ -20,6 +26,9 @@ pub(super) fn command(tuner: &KernelInfo, options: &SweepOptions, fingerprint: &
     )];
     if let Some(budget) = options.budget {
         env.push(format!("KTC_SWEEP_BUDGET_S={}", budget.as_secs_f64()));
+    }
+    if let Some(pause) = calls.pause() {
+        env.push(format!("KTC_SWEEP_AFTER_PAUSE_MS={}", pause.as_secs_f64() * 1e3));
     }
     if options.device != 0 {
         env.push(format!("KTC_SWEEP_DEVICE={}", options.device));
@@ -72,13 +81,18 @@ mod tests {
         };
         let computed = crate::fingerprint::computed_fingerprint(1);
         assert_eq!(
-            command(&RELEASE, &options, &computed),
-            "KTC_SWEEP=full KTC_SWEEP_BUDGET_S=5 KTC_SWEEP_DEVICE=1 cargo test --release -p my-kernels \
+            command(
+                &RELEASE,
+                &options,
+                CallPattern::AfterPause(std::time::Duration::from_millis(20)),
+                &computed
+            ),
+            "KTC_SWEEP=full KTC_SWEEP_BUDGET_S=5 KTC_SWEEP_AFTER_PAUSE_MS=20 KTC_SWEEP_DEVICE=1 cargo test --release -p my-kernels \
              -- ops::sumsq::ktc_sweep --exact --nocapture"
         );
         let debug = KernelInfo { identity: KernelIdentity::new("my-kernels", "1.0.0", ""), ..RELEASE };
         let quick = SweepOptions::default();
-        let line = command(&debug, &quick, "fleet-a");
+        let line = command(&debug, &quick, CallPattern::InALoop, "fleet-a");
         assert_eq!(
             line,
             format!(

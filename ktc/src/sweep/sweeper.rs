@@ -3,11 +3,11 @@
 
 use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
-use super::measure::{PointResult, Rounds, measure_point};
+use super::measure::{PointResult, Rounds, Timing, measure_point};
 use super::plan::Plan;
 use super::state::look_shifts;
 use super::timing::{Timed, decide, look_of, near, ranked_overall, regrets};
-use super::{SweepMode, SweepOptions};
+use super::{CallPattern, SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
 use crate::{Dispatch, Error, KernelTuningCache};
@@ -21,6 +21,9 @@ pub(super) struct Sweeper<'a, H: Harness> {
     pub harness: &'a H,
     pub plan: Plan,
     pub rounds: Rounds,
+    /// How the timed calls follow each other (the options', or for a verify the
+    /// entry's unless the verify says otherwise).
+    pub calls: CallPattern,
     pub live: Vec<bool>,
     pub excluded: Vec<Exclusion>,
     pub results: Vec<(Vec<GridValue>, PointResult)>,
@@ -50,6 +53,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             harness,
             plan,
             rounds: limits(options).0,
+            calls: options.calls,
             live,
             excluded,
             results: Vec::new(),
@@ -64,7 +68,10 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, InputsError> {
         let inputs = self.harness.build(point)?;
         let kept = self.kept_at(point);
-        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.rounds, cap, kept);
+        let result = {
+            let timing = Timing { rounds: self.rounds, calls: self.calls };
+            measure_point(self.harness, &self.plan, &self.live, &inputs, timing, cap, kept)
+        };
         for (candidate, reason) in &result.failed {
             self.live[*candidate] = false;
             let exclusion = verification_failure(self.tuner, &self.plan, *candidate, point, reason);

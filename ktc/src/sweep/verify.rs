@@ -6,7 +6,7 @@ use super::measure::Rounds;
 use super::sample::{grid_range, named_point, sample_points, within_grid};
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::{LookCosts, look_of};
-use super::{SweepOptions, SweepReport};
+use super::{CallPattern, SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
 use crate::provenance::summarize_changes;
 use crate::registry::{GridValue, KernelInfo};
@@ -56,6 +56,7 @@ pub(super) fn verified<'a, H: Harness>(
     let (path, entry) = current_entry(tuner, options)?;
     let mut sweeper = Sweeper::new(tuner, harness, options)?;
     sweeper.rounds = VERIFY_ROUNDS;
+    sweeper.calls = verify.calls.unwrap_or(CallPattern::recorded(entry.after_pause_us));
     let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
     Ok((sweeper, path, entry, report))
 }
@@ -68,7 +69,9 @@ pub(super) fn verify<H: Harness>(
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
     let (_, path, entry, mut report) = verified(tuner, harness, options, verify)?;
-    if !report.is_within() {
+    // Points flagged for another call pattern than the entry's are not for its refine,
+    // which re-sweeps them the entry's way.
+    if !report.is_within() && report.calls == report.entry_calls {
         let points: Vec<Point> = report.flagged_points().map(|p| p.point.clone()).collect();
         match record_flagged(&path, &points) {
             Ok(recorded) => report.recorded = Some(recorded),
@@ -141,7 +144,13 @@ fn verify_with<H: Harness>(
     let regions: Vec<String> = entry.regions.iter().map(|r| r.to_string()).collect();
     let report =
         VerifyReport::new(tuner.name.into(), path.to_path_buf(), verify.threshold, points, &regions, skipped);
-    Ok(VerifyReport { load, entry_load: entry.load, ..report })
+    Ok(VerifyReport {
+        load,
+        entry_load: entry.load,
+        calls: sweeper.calls,
+        entry_calls: CallPattern::recorded(entry.after_pause_us),
+        ..report
+    })
 }
 
 /// The time one look at one verified point may take: the verify's budget shared out

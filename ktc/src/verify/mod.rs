@@ -21,7 +21,9 @@
 //! # Ok(()) }
 //! ```
 
-pub use crate::job::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport};
+pub use crate::job::{
+    CallPattern, FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport,
+};
 
 use crate::Error;
 use crate::registry::KernelInfo;

@@ -1,0 +1,114 @@
+//! A sweep and a verify time calls the way the options say: in a loop, or one call
+//! after each pause. The fixture's costs differ by construction between the two:
+//! `warm` is cheap while it is called back to back and pays a large wake-up after an
+//! idle millisecond (a thread pool's sleeping workers); `steady` costs the same always.
+
+use ktc::sweep::{CallPattern, SweepMode, SweepOptions};
+use ktc::verify::{VerifyOptions, verify};
+use ktc::{AxisValue, DecisionTable};
+use std::cell::Cell;
+use std::time::{Duration, Instant};
+
+#[path = "support/burn.rs"]
+mod cost;
+use cost::burn;
+
+/// After this long without a call, `warm` pays [`WAKE_UP`].
+const IDLE: Duration = Duration::from_micros(1_500);
+/// What `warm` pays after an idle spell: far above `steady`'s cost anywhere on the grid.
+const WAKE_UP: usize = 3_000_000;
+
+thread_local! {
+    /// When `warm` last returned on this thread.
+    static WARM_LAST: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// The fixture: `warm` wins in a loop by 20×, `steady` after a pause by over 10×.
+#[ktc::tunable(axes(n = data.len()), sweep(n = [1_000, 4_000]))]
+pub mod woken {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<u64>, Vec<u64>) {
+        ((0..n as u64).collect(), vec![0; 1])
+    }
+
+    /// The reference: 20 units per item, however the calls come.
+    #[variant(reference)]
+    pub fn steady(data: &[u64], out: &mut [u64]) {
+        super::burn(20 * data.len());
+        out[0] = data.iter().sum();
+    }
+
+    /// One unit per item while called back to back; a wake-up first after a pause.
+    #[variant]
+    pub fn warm(data: &[u64], out: &mut [u64]) {
+        let idle = super::WARM_LAST.get().is_none_or(|last| last.elapsed() > super::IDLE);
+        super::burn(data.len() + if idle { super::WAKE_UP } else { 0 });
+        out[0] = data.iter().sum();
+        super::WARM_LAST.set(Some(std::time::Instant::now()));
+    }
+}
+
+const TUNER: &ktc::KernelInfo = woken::Variant::kernel();
+
+fn options(dir: &std::path::Path, calls: CallPattern) -> SweepOptions {
+    SweepOptions {
+        mode: SweepMode::Quick,
+        budget: Some(Duration::from_secs(4)),
+        cache_dir: Some(dir.to_path_buf()),
+        fingerprint: Some("pattern-host".into()),
+        progress: false,
+        skip_push: true,
+        calls,
+        ..SweepOptions::default()
+    }
+}
+
+fn choice(table: &DecisionTable, n: u64) -> String {
+    table.lookup(&[("n", AxisValue::Int(n))]).unwrap().1.variant.clone()
+}
+
+/// One test, so the two sweeps never time each other's runs.
+#[test]
+fn the_call_pattern_decides_the_choice_is_recorded_and_verify_judges_by_it() {
+    let pause = CallPattern::AfterPause(Duration::from_millis(3));
+    let loop_dir = tempfile::tempdir().unwrap();
+    let in_a_loop = (TUNER.sweep)(&options(loop_dir.path(), CallPattern::InALoop)).unwrap();
+    let pause_dir = tempfile::tempdir().unwrap();
+    let after_pause = (TUNER.sweep)(&options(pause_dir.path(), pause)).unwrap();
+
+    for n in [1_000, 2_000, 4_000] {
+        assert_eq!(choice(&in_a_loop.entry.table(), n), "warm", "in a loop at n={n}");
+        assert_eq!(choice(&after_pause.entry.table(), n), "steady", "after a pause at n={n}");
+    }
+    assert_eq!(in_a_loop.entry.after_pause_us, None);
+    assert_eq!(after_pause.entry.after_pause_us, Some(3_000));
+    let reproduce = after_pause.entry.reproduce.clone().unwrap();
+    assert!(reproduce.contains("KTC_SWEEP_AFTER_PAUSE_MS=3 "), "{reproduce}");
+    // After a pause every sample is one call, so every run of `warm` paid the wake-up.
+    let steady_max = |entry: &ktc::Entry| {
+        let steady = entry.measurements.iter().filter(|m| m.variant == "steady");
+        steady.flat_map(|m| m.samples_ns.iter().copied()).max().unwrap()
+    };
+    let warm_min = after_pause.entry.measurements.iter().filter(|m| m.variant == "warm");
+    let warm_min = warm_min.flat_map(|m| m.samples_ns.iter().copied()).min().unwrap();
+    assert!(warm_min > steady_max(&after_pause.entry), "{warm_min} ns");
+
+    // A verify follows the entry's pattern unless told otherwise.
+    let sampled = VerifyOptions { points: 4, looks: 1, ..VerifyOptions::default() };
+    let own = verify(TUNER, &sampled, &options(pause_dir.path(), CallPattern::InALoop)).unwrap();
+    assert_eq!((own.calls, own.entry_calls), (pause, pause));
+    assert!(own.worst_regret < 1.5, "{own}");
+    assert!(own.to_string().contains("one call after each 3 ms pause"), "{own}");
+
+    // The loop-tuned entry, judged for calls after a pause, is flagged, and what it
+    // flagged is not recorded for a refine that would re-sweep it in a loop.
+    let judged = VerifyOptions { calls: Some(pause), ..sampled };
+    let other = verify(TUNER, &judged, &options(loop_dir.path(), CallPattern::InALoop)).unwrap();
+    assert_eq!((other.calls, other.entry_calls), (pause, CallPattern::InALoop));
+    assert!(other.worst_regret > 3.0, "warm after a pause against steady: {other}");
+    assert!(!other.is_within() && other.recorded.is_none(), "{other}");
+    assert!(other.to_string().contains("entry: its sweep timed calls in a loop"), "{other}");
+    let json = serde_json::to_value(&other).unwrap();
+    assert_eq!((json["after_pause_ms"].as_f64(), json["entry_after_pause_ms"].as_f64()), (Some(3.0), None));
+}
