@@ -300,10 +300,8 @@ fn parse_threshold(s: &str) -> Result<f64, BadArg> {
 }
 
 fn parse_pause(s: &str) -> Result<CallPattern, BadArg> {
-    s.parse::<f64>()
-        .map_err(|_| ())
-        .and_then(|ms| CallPattern::from_millis(ms).map_err(|_| ()))
-        .map_err(|()| BadArg::Pause(s.into()))
+    let pattern = s.parse::<f64>().ok().and_then(|ms| CallPattern::from_millis(ms).ok());
+    pattern.ok_or_else(|| BadArg::Pause(s.into()))
 }
 
 fn parse_looks(s: &str) -> Result<usize, BadArg> {

@@ -4,6 +4,7 @@
 
 use super::args::VerifyArgs;
 use super::context::{Ctx, Failure};
+use crate::job::millis;
 use crate::sweep::SweepOptions;
 use crate::verify::{VerifyOptions, verify};
 use std::time::Duration;
@@ -44,11 +45,9 @@ pub(crate) fn run(ctx: &Ctx, args: &VerifyArgs) -> Result<String, Failure> {
             _ if report.calls == report.entry_calls => {
                 format!("`retune --refine {}{}` re-sweeps them", args.kernel, args.sampling.as_flags())
             }
-            Some(pause) => format!(
-                "`retune {} --after-pause {}` tunes for this pattern",
-                args.kernel,
-                pause.as_secs_f64() * 1e3
-            ),
+            Some(pause) => {
+                format!("`retune {} --after-pause {}` tunes for this pattern", args.kernel, millis(pause))
+            }
             None => format!("`retune {} --after-pause 0` tunes for calls in a loop", args.kernel),
         };
         Err(Failure {

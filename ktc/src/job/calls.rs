@@ -100,7 +100,7 @@ impl fmt::Display for CallPattern {
 }
 
 /// A pause in milliseconds, as short as it reads exactly (`20`, `2.5`).
-fn millis(pause: Duration) -> String {
+pub(crate) fn millis(pause: Duration) -> String {
     let ms = pause.as_secs_f64() * 1e3;
     let text = format!("{ms:.3}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()

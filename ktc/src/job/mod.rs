@@ -14,6 +14,7 @@ mod progress;
 mod verify;
 
 pub use calls::CallPattern;
+pub(crate) use calls::millis;
 pub use options::{SweepMode, SweepOptions, SweepReport, SweepTask};
 pub use progress::ProgressGroup;
 pub use verify::{FixedComparison, FlaggedRegion, VerifiedPoint, VerifyOptions, VerifyReport};

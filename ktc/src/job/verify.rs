@@ -29,6 +29,8 @@ pub struct VerifyOptions {
     /// (its [`after_pause_us`](crate::Entry::after_pause_us)). Another pattern judges
     /// the entry for calls that come another way: a loop-tuned entry verified with
     /// [`CallPattern::AfterPause`] shows what a caller that calls now and then loses.
+    /// A refine ignores it: its re-sweep keeps the entry's measurements, so it times
+    /// calls the entry's way.
     pub calls: Option<CallPattern>,
 }
 

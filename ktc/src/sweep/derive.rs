@@ -88,7 +88,7 @@ pub(super) fn build_entry<H: Harness>(
         reproduce: Some(reproduce),
         load,
         state_margin: state_margin.map(f64::exp),
-        after_pause_us: sweeper.calls.to_recorded(),
+        after_pause_us: sweeper.timing.calls.to_recorded(),
     };
     entry.table().validate(Some(&schema))?;
     Ok(entry)

@@ -28,7 +28,7 @@ pub(super) fn command(
         env.push(format!("KTC_SWEEP_BUDGET_S={}", budget.as_secs_f64()));
     }
     if let Some(pause) = calls.pause() {
-        env.push(format!("KTC_SWEEP_AFTER_PAUSE_MS={}", pause.as_secs_f64() * 1e3));
+        env.push(format!("KTC_SWEEP_AFTER_PAUSE_MS={}", crate::job::millis(pause)));
     }
     if options.device != 0 {
         env.push(format!("KTC_SWEEP_DEVICE={}", options.device));

@@ -26,6 +26,9 @@ pub(super) fn refine_flagged<H: Harness>(
     options: &SweepOptions,
     verify: &VerifyOptions,
 ) -> Result<SweepReport, Error> {
+    // The re-sweep keeps the entry's other measurements, so it times calls as they were
+    // timed: the entry's pattern, whatever the options ask a verify for.
+    let verify = &VerifyOptions { calls: None, ..verify.clone() };
     let (mut sweeper, path, entry, mut report) = verified(tuner, harness, options, verify)?;
     let mut flagged: Vec<usize> =
         (0..sweeper.results.len()).filter(|&i| report.flags(&report.points[i])).collect();
@@ -50,7 +53,7 @@ pub(super) fn refine_flagged<H: Harness>(
     }
     // From here on it sweeps: no candidate is kept in a race for the old entry's sake.
     sweeper.judged = None;
-    sweeper.rounds = limits(options).0;
+    sweeper.timing.rounds = limits(options).0;
     // Keep the flagged points' results, drop the others', then add the entry's own.
     let kept: Vec<_> = std::mem::take(&mut sweeper.results)
         .into_iter()

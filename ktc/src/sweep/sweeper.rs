@@ -7,7 +7,7 @@ use super::measure::{PointResult, Rounds, Timing, measure_point};
 use super::plan::Plan;
 use super::state::look_shifts;
 use super::timing::{Timed, decide, look_of, near, ranked_overall, regrets};
-use super::{CallPattern, SweepMode, SweepOptions};
+use super::{SweepMode, SweepOptions};
 use crate::entry::Exclusion;
 use crate::registry::{GridValue, KernelInfo};
 use crate::{Dispatch, Error, KernelTuningCache};
@@ -20,10 +20,9 @@ pub(super) struct Sweeper<'a, H: Harness> {
     pub tuner: &'static KernelInfo,
     pub harness: &'a H,
     pub plan: Plan,
-    pub rounds: Rounds,
-    /// How the timed calls follow each other (the options', or for a verify the
-    /// entry's unless the verify says otherwise).
-    pub calls: CallPattern,
+    /// The rounds per point and how the timed calls follow each other (the options',
+    /// or for a verify the entry's unless the verify says otherwise).
+    pub timing: Timing,
     pub live: Vec<bool>,
     pub excluded: Vec<Exclusion>,
     pub results: Vec<(Vec<GridValue>, PointResult)>,
@@ -52,8 +51,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             tuner,
             harness,
             plan,
-            rounds: limits(options).0,
-            calls: options.calls,
+            timing: Timing { rounds: limits(options).0, calls: options.calls },
             live,
             excluded,
             results: Vec::new(),
@@ -68,10 +66,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, InputsError> {
         let inputs = self.harness.build(point)?;
         let kept = self.kept_at(point);
-        let result = {
-            let timing = Timing { rounds: self.rounds, calls: self.calls };
-            measure_point(self.harness, &self.plan, &self.live, &inputs, timing, cap, kept)
-        };
+        let result = measure_point(self.harness, &self.plan, &self.live, &inputs, self.timing, cap, kept);
         for (candidate, reason) in &result.failed {
             self.live[*candidate] = false;
             let exclusion = verification_failure(self.tuner, &self.plan, *candidate, point, reason);

@@ -81,7 +81,7 @@ pub(super) fn tune<H: Harness>(
         &measured,
         options,
         cache.fingerprint(),
-        super::reproduce::command(tuner, options, sweeper.calls, cache.fingerprint()),
+        super::reproduce::command(tuner, options, sweeper.timing.calls, cache.fingerprint()),
         load,
         margin,
     )?;

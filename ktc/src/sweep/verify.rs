@@ -2,7 +2,7 @@
 //! (`retune --refine` starts from it, see [`super::reseed`]).
 
 use super::harness::Harness;
-use super::measure::Rounds;
+use super::measure::{Rounds, Timing};
 use super::sample::{grid_range, named_point, sample_points, within_grid};
 use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
 use super::timing::{LookCosts, look_of};
@@ -55,8 +55,8 @@ pub(super) fn verified<'a, H: Harness>(
 ) -> Result<(Sweeper<'a, H>, PathBuf, Entry, VerifyReport), Error> {
     let (path, entry) = current_entry(tuner, options)?;
     let mut sweeper = Sweeper::new(tuner, harness, options)?;
-    sweeper.rounds = VERIFY_ROUNDS;
-    sweeper.calls = verify.calls.unwrap_or(CallPattern::recorded(entry.after_pause_us));
+    let calls = verify.calls.unwrap_or(CallPattern::recorded(entry.after_pause_us));
+    sweeper.timing = Timing { rounds: VERIFY_ROUNDS, calls };
     let report = verify_with(&mut sweeper, options, verify, &path, &entry)?;
     Ok((sweeper, path, entry, report))
 }
@@ -147,7 +147,7 @@ fn verify_with<H: Harness>(
     Ok(VerifyReport {
         load,
         entry_load: entry.load,
-        calls: sweeper.calls,
+        calls: sweeper.timing.calls,
         entry_calls: CallPattern::recorded(entry.after_pause_us),
         ..report
     })
