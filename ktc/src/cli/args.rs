@@ -143,7 +143,8 @@ pub(crate) struct RetuneArgs {
     /// Full sweeps (more repetitions) instead of quick ones.
     #[arg(long)]
     pub(crate) full: bool,
-    /// Time budget per kernel × device, in seconds.
+    /// Time budget per kernel × device, in seconds [default: 14 quick, 600 full; after
+    /// pauses, twice the grid's pauses on top].
     #[arg(long, value_name = "SECONDS", value_parser = parse_budget)]
     pub(crate) budget: Option<f64>,
     /// Verify each kernel's entry and re-sweep only around the points it gets wrong.

@@ -18,7 +18,8 @@ pub enum SweepMode {
 pub struct SweepOptions {
     /// Quick or full.
     pub mode: SweepMode,
-    /// A time budget for the whole kernel; `None`: the mode's default.
+    /// A time budget for the whole kernel; `None`: the mode's default, plus twice the
+    /// grid's pauses where [`SweepOptions::calls`] pauses before each call.
     pub budget: Option<Duration>,
     /// The store folder; `None`: `KTC_CACHE_DIR` or the user cache folder.
     pub cache_dir: Option<PathBuf>,

@@ -65,7 +65,7 @@ pub(super) fn refine_flagged<H: Harness>(
     // An entry that kept no measurements (written by hand, or before sweeps kept
     // them) is re-measured on the grid: inferring from its table alone would let the
     // flagged points' decision spread unchecked.
-    let cap = limits(options).1 / sweeper.plan.points.len().max(1) as u32;
+    let cap = sweeper.budget(options) / sweeper.plan.points.len().max(1) as u32;
     for point in sweeper.plan.points.clone() {
         if !sweeper.results.iter().any(|(p, _)| *p == point) {
             let _ = sweeper.measure(&point, cap);

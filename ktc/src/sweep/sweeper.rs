@@ -61,6 +61,26 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         })
     }
 
+    /// The sweep's time budget: the options', else the mode's plus, where every sample
+    /// follows a pause, the pauses of [`PAUSED_GRIDS`] grids at the minimum rounds.
+    ///
+    /// Each sample after a pause costs the pause, and a loop sweep's budget does not
+    /// cover them: `discretize` tuned after 20 ms pauses within the quick mode's 14 s
+    /// measured its grid at the floor rounds and refined nothing (3 regions, `linear`
+    /// up to 10 000 values), and a sporadic caller paid 16.4 µs a call at 5 672 values ×
+    /// 8 bins against 12.5 for always `lookup`; with 45 s it wrote 7 regions and lost
+    /// nothing to any fixed variant.
+    pub(super) fn budget(&self, options: &SweepOptions) -> Duration {
+        sweep_budget(options, self.pauses_per_point(), self.plan.points.len())
+    }
+
+    /// What one point's pauses take at the minimum rounds: one pause per live candidate
+    /// and round; zero for calls in a loop.
+    pub(super) fn pauses_per_point(&self) -> Duration {
+        let live = self.live.iter().filter(|&&l| l).count();
+        pauses(self.timing, live)
+    }
+
     /// Measures one point within `cap`: the index of its result, or why its inputs
     /// could not be built.
     pub(super) fn measure(&mut self, point: &[GridValue], cap: Duration) -> Result<usize, InputsError> {
@@ -182,13 +202,33 @@ pub(super) fn open_cache(options: &SweepOptions) -> Result<KernelTuningCache, Er
 /// 12 s (one at 2.40, with 33 regions); the sweep stays within the 15 s it may take.
 const QUICK_BUDGET: Duration = Duration::from_secs(14);
 
-/// Rounds per point and the kernel's time budget for a mode.
+/// How many grids' pauses a sweep after pauses gets on top of its mode's budget: one
+/// for the grid, one for the points refinement adds (see [`Sweeper::budget`]). Four
+/// (`discretize` after 20 ms pauses: 54 s instead of 34) measured 24 points instead
+/// of 16, and `ktc verify --points 20 --looks 1` after 20 ms pauses found regret
+/// geomean 1.05 against 1.06, worst 1.35 against 1.23: no better within the noise of
+/// single calls after a pause.
+const PAUSED_GRIDS: u32 = 2;
+
+/// Rounds per point and the kernel's time budget for a mode (for calls in a loop: see
+/// [`Sweeper::budget`]).
 pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
     let (rounds, default_budget) = match options.mode {
         SweepMode::Quick => (Rounds { min: 7, max: 31, floor: 3 }, QUICK_BUDGET),
         SweepMode::Full => (Rounds { min: 9, max: 301, floor: 5 }, Duration::from_secs(600)),
     };
     (rounds, options.budget.unwrap_or(default_budget))
+}
+
+/// See [`Sweeper::budget`]: `per_point` is one point's pauses, `grid` the grid's size.
+fn sweep_budget(options: &SweepOptions, per_point: Duration, grid: usize) -> Duration {
+    options.budget.unwrap_or_else(|| limits(options).1 + per_point * grid as u32 * PAUSED_GRIDS)
+}
+
+/// What `candidates` candidates' pauses take over `timing`'s minimum rounds.
+fn pauses(timing: Timing, candidates: usize) -> Duration {
+    let Some(pause) = timing.calls.pause() else { return Duration::ZERO };
+    pause * candidates as u32 * timing.rounds.min
 }
 
 fn verification_failure(
@@ -235,4 +275,30 @@ pub(super) fn point_label(tuner: &KernelInfo, point: &[GridValue]) -> String {
     let parts: Vec<String> =
         tuner.axes.iter().zip(point).map(|(axis, v)| format!("{}={v}", axis.name)).collect();
     parts.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sweep::CallPattern;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_sweep_after_pauses_gets_its_grids_pauses_on_top_of_the_modes_budget() {
+        let quick = SweepOptions { mode: SweepMode::Quick, ..SweepOptions::default() };
+        let rounds = limits(&quick).0;
+        let paused = Timing { rounds, calls: CallPattern::AfterPause(ms(20)) };
+        // 10 candidates × 7 rounds × 20 ms = 1.4 s a point; 12 points, twice over.
+        assert_eq!(pauses(paused, 10), ms(1_400));
+        assert_eq!(sweep_budget(&quick, pauses(paused, 10), 12), QUICK_BUDGET + ms(33_600));
+        let in_a_loop = Timing { rounds, calls: CallPattern::InALoop };
+        assert_eq!(pauses(in_a_loop, 10), Duration::ZERO);
+        assert_eq!(sweep_budget(&quick, pauses(in_a_loop, 10), 12), QUICK_BUDGET);
+        // A budget the user gave is the budget, pauses or not.
+        let given = SweepOptions { budget: Some(ms(5_000)), ..quick };
+        assert_eq!(sweep_budget(&given, pauses(paused, 10), 12), ms(5_000));
+    }
 }

@@ -7,7 +7,7 @@ use super::lattice::{Cell, Lattice};
 use super::progress::Progress;
 use super::rng::Rng;
 use super::rounds::refine_in_rounds;
-use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
+use super::sweeper::{Sweeper, open_cache, point_label, point_map};
 use super::{SweepOptions, SweepReport};
 use crate::entry::Exclusion;
 use crate::registry::{AxisInfo, GridValue, KernelInfo};
@@ -47,23 +47,24 @@ pub(super) fn tune<H: Harness>(
 ) -> Result<SweepReport, Error> {
     let fail = |reason: String| Error::Sweep { kernel: tuner.name.to_string(), reason };
     let cache = open_cache(options)?;
-    let budget = limits(options).1;
     let started = Instant::now();
     let cpu = CpuTimes::now();
     let seeded = seed.is_some();
-    let (mut sweeper, mut lattice, kept, kept_load, kept_margin) = match seed {
+    let (mut sweeper, mut lattice, kept, kept_load, kept_margin, budget) = match seed {
         Some(Seed { sweeper, lattice, kept, load, state_margin }) => {
-            (sweeper, lattice, kept, load, state_margin)
+            let budget = sweeper.budget(options);
+            (sweeper, lattice, kept, load, state_margin, budget)
         }
         None => {
             let mut sweeper = Sweeper::new(tuner, harness, options)?;
+            let budget = sweeper.budget(options);
             let grid_budget = if options.grid_only { budget } else { budget.mul_f64(GRID_SHARE) };
             sweep_grid(&mut sweeper, options, grid_budget);
             // Over the grid alone: refined points gather at crossovers.
             sweeper.rank_by_grid();
             let lattice = grid_lattice(&sweeper).map_err(fail)?;
             let none: Kept<'_> = Box::new(|_| None);
-            (sweeper, lattice, none, None, None)
+            (sweeper, lattice, none, None, None, budget)
         }
     };
     if !options.grid_only {

@@ -95,7 +95,7 @@ fn verify_with<H: Harness>(
     sweeper.judged = Some(Arc::clone(&dispatch));
     let given = given_points(tuner, &verify.at)?;
     let wanted = verify.point_count();
-    let cap = point_cap(options, wanted, verify.looks);
+    let cap = point_cap(sweeper, options, wanted, verify.looks);
     let looks = verify.looks.max(1);
     let before = CpuTimes::now();
     let mut points = Vec::new();
@@ -154,10 +154,18 @@ fn verify_with<H: Harness>(
 }
 
 /// The time one look at one verified point may take: the verify's budget shared out
-/// over `points` points of `looks` looks.
-fn point_cap(options: &SweepOptions, points: usize, looks: usize) -> Duration {
-    let budget = options.budget.unwrap_or(limits(options).1 * 2);
-    budget / (points.max(1) * looks.max(1)) as u32
+/// over `points` points of `looks` looks. Its default is twice the mode's, and where
+/// every sample follows a pause, each look's pauses at the minimum rounds on top (see
+/// [`Sweeper::budget`]).
+fn point_cap<H: Harness>(
+    sweeper: &Sweeper<'_, H>,
+    options: &SweepOptions,
+    points: usize,
+    looks: usize,
+) -> Duration {
+    let looks = (points.max(1) * looks.max(1)) as u32;
+    let budget = options.budget.unwrap_or_else(|| limits(options).1 * 2 + sweeper.pauses_per_point() * looks);
+    budget / looks
 }
 
 /// The points a verify was asked to measure ([`VerifyOptions::at`]) in the kernel's
@@ -206,7 +214,8 @@ pub(super) fn recheck<H: Harness>(
     verify: &VerifyOptions,
 ) -> Option<(usize, VerifiedPoint)> {
     let dispatch = Arc::clone(sweeper.judged.as_ref()?);
-    let index = sweeper.measure(point, point_cap(options, verify.point_count(), verify.looks)).ok()?;
+    let index =
+        sweeper.measure(point, point_cap(sweeper, options, verify.point_count(), verify.looks)).ok()?;
     Some((index, verified_point(sweeper, &dispatch, index)))
 }
 
