@@ -71,14 +71,14 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     /// 8 bins against 12.5 for always `lookup`; with 45 s it wrote 7 regions and lost
     /// nothing to any fixed variant.
     pub(super) fn budget(&self, options: &SweepOptions) -> Duration {
-        sweep_budget(options, self.pauses_per_point(), self.plan.points.len())
+        self.budget_of(options, 1, self.plan.points.len() * PAUSED_GRIDS as usize)
     }
 
-    /// What one point's pauses take at the minimum rounds: one pause per live candidate
-    /// and round; zero for calls in a loop.
-    pub(super) fn pauses_per_point(&self) -> Duration {
+    /// A budget: the options', else `modes` times the mode's default plus the pauses
+    /// of `paused_points` points at the minimum rounds (none for calls in a loop).
+    pub(super) fn budget_of(&self, options: &SweepOptions, modes: u32, paused_points: usize) -> Duration {
         let live = self.live.iter().filter(|&&l| l).count();
-        pauses(self.timing, live)
+        budget(options, modes, pauses(self.timing, live), paused_points)
     }
 
     /// Measures one point within `cap`: the index of its result, or why its inputs
@@ -210,19 +210,18 @@ const QUICK_BUDGET: Duration = Duration::from_secs(14);
 /// single calls after a pause.
 const PAUSED_GRIDS: u32 = 2;
 
-/// Rounds per point and the kernel's time budget for a mode (for calls in a loop: see
-/// [`Sweeper::budget`]).
+/// Rounds per point and the kernel's default time budget for a mode, for calls in a
+/// loop (the budget a sweep or verify takes: [`Sweeper::budget_of`]).
 pub(super) fn limits(options: &SweepOptions) -> (Rounds, Duration) {
-    let (rounds, default_budget) = match options.mode {
+    match options.mode {
         SweepMode::Quick => (Rounds { min: 7, max: 31, floor: 3 }, QUICK_BUDGET),
         SweepMode::Full => (Rounds { min: 9, max: 301, floor: 5 }, Duration::from_secs(600)),
-    };
-    (rounds, options.budget.unwrap_or(default_budget))
+    }
 }
 
-/// See [`Sweeper::budget`]: `per_point` is one point's pauses, `grid` the grid's size.
-fn sweep_budget(options: &SweepOptions, per_point: Duration, grid: usize) -> Duration {
-    options.budget.unwrap_or_else(|| limits(options).1 + per_point * grid as u32 * PAUSED_GRIDS)
+/// See [`Sweeper::budget_of`]: `per_point` is one point's pauses.
+fn budget(options: &SweepOptions, modes: u32, per_point: Duration, paused_points: usize) -> Duration {
+    options.budget.unwrap_or_else(|| limits(options).1 * modes + per_point * paused_points as u32)
 }
 
 /// What `candidates` candidates' pauses take over `timing`'s minimum rounds.
@@ -293,12 +292,15 @@ mod tests {
         let paused = Timing { rounds, calls: CallPattern::AfterPause(ms(20)) };
         // 10 candidates × 7 rounds × 20 ms = 1.4 s a point; 12 points, twice over.
         assert_eq!(pauses(paused, 10), ms(1_400));
-        assert_eq!(sweep_budget(&quick, pauses(paused, 10), 12), QUICK_BUDGET + ms(33_600));
+        assert_eq!(
+            budget(&quick, 1, pauses(paused, 10), 12 * PAUSED_GRIDS as usize),
+            QUICK_BUDGET + ms(33_600)
+        );
         let in_a_loop = Timing { rounds, calls: CallPattern::InALoop };
         assert_eq!(pauses(in_a_loop, 10), Duration::ZERO);
-        assert_eq!(sweep_budget(&quick, pauses(in_a_loop, 10), 12), QUICK_BUDGET);
+        assert_eq!(budget(&quick, 1, pauses(in_a_loop, 10), 12 * PAUSED_GRIDS as usize), QUICK_BUDGET);
         // A budget the user gave is the budget, pauses or not.
         let given = SweepOptions { budget: Some(ms(5_000)), ..quick };
-        assert_eq!(sweep_budget(&given, pauses(paused, 10), 12), ms(5_000));
+        assert_eq!(budget(&given, 1, pauses(paused, 10), 12 * PAUSED_GRIDS as usize), ms(5_000));
     }
 }

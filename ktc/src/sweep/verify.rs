@@ -4,7 +4,7 @@
 use super::harness::Harness;
 use super::measure::{Rounds, Timing};
 use super::sample::{grid_range, named_point, sample_points, within_grid};
-use super::sweeper::{Sweeper, limits, open_cache, point_label, point_map};
+use super::sweeper::{Sweeper, open_cache, point_label, point_map};
 use super::timing::{LookCosts, look_of};
 use super::{CallPattern, SweepOptions, SweepReport};
 use crate::job::{VerifiedPoint, VerifyOptions, VerifyReport};
@@ -156,16 +156,15 @@ fn verify_with<H: Harness>(
 /// The time one look at one verified point may take: the verify's budget shared out
 /// over `points` points of `looks` looks. Its default is twice the mode's, and where
 /// every sample follows a pause, each look's pauses at the minimum rounds on top (see
-/// [`Sweeper::budget`]).
+/// [`Sweeper::budget_of`]).
 fn point_cap<H: Harness>(
     sweeper: &Sweeper<'_, H>,
     options: &SweepOptions,
     points: usize,
     looks: usize,
 ) -> Duration {
-    let looks = (points.max(1) * looks.max(1)) as u32;
-    let budget = options.budget.unwrap_or_else(|| limits(options).1 * 2 + sweeper.pauses_per_point() * looks);
-    budget / looks
+    let looks = points.max(1) * looks.max(1);
+    sweeper.budget_of(options, 2, looks) / looks as u32
 }
 
 /// The points a verify was asked to measure ([`VerifyOptions::at`]) in the kernel's
