@@ -13,6 +13,7 @@ mod harness;
 mod lattice;
 mod look;
 mod measure;
+mod nearby;
 mod plan;
 mod progress;
 mod refine;

@@ -4,6 +4,7 @@
 use super::harness::{Harness, InputsError};
 use super::lattice::Cell;
 use super::measure::{PointResult, Rounds, Timing, measure_point};
+use super::nearby::{NEIGHBOURHOOD, nearest, ranked_nearby};
 use super::plan::Plan;
 use super::state::look_shifts;
 use super::timing::{Timed, decide, look_of, near, ranked_overall, regrets};
@@ -155,6 +156,14 @@ impl<'a, H: Harness> Sweeper<'a, H> {
         self.plan.preference = ranked_overall(&points, &self.plan.preference);
     }
 
+    /// The regrets of the points measured nearest to point `index`, itself first (see
+    /// [`super::nearby`]): who wins a tie there.
+    fn nearby(&self, index: usize) -> Vec<Vec<(usize, f64)>> {
+        let points: Vec<&[GridValue]> = self.results.iter().map(|(p, _)| p.as_slice()).collect();
+        let near = nearest(&points, &numeric_axes(self.tuner), index, NEIGHBOURHOOD);
+        near.iter().map(|&i| regrets(&self.eligible(i))).collect()
+    }
+
     /// The timed candidates at measured point `index` that are still live (none failed
     /// verification anywhere): the ones a decision there may choose.
     pub(super) fn eligible(&self, index: usize) -> Vec<Timed> {
@@ -166,8 +175,12 @@ impl<'a, H: Harness> Sweeper<'a, H> {
     pub(super) fn cell(&self, index: usize) -> Result<Cell, Error> {
         let (point, result) = &self.results[index];
         let eligible = self.eligible(index);
-        let acceptable = decide(&eligible, &result.looks, &self.plan.preference, self.state_margin)
-            .ok_or_else(|| Error::Sweep {
+        // Ties go to the best fixed choice over the points nearby, the grid's preference
+        // breaking what those leave equal.
+        let nearby = self.nearby(index);
+        let preference = ranked_nearby(&nearby, &self.plan.preference);
+        let acceptable =
+            decide(&eligible, &result.looks, &preference, self.state_margin).ok_or_else(|| Error::Sweep {
                 kernel: self.tuner.name.into(),
                 reason: format!("no candidate passed verification at {}", point_label(self.tuner, point)),
             })?;

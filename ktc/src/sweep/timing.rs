@@ -163,8 +163,9 @@ pub(crate) fn fastest(timed: &[Timed]) -> Option<&Timed> {
 /// at most [`TIE`] or the `state_margin` (by cost), each list in `preference` order.
 ///
 /// The winner is the first candidate in `preference` order (the best fixed choice over
-/// the grid first, see [`ranked_overall`]) that ties with the fastest, so two sweeps on
-/// one host choose alike and a noise-level lead never displaces the preferred choice.
+/// the points nearby first, see `super::nearby`; the grid's ranking, [`ranked_overall`],
+/// breaks what those leave equal) that ties with the fastest, so two sweeps on one host
+/// choose alike and a noise-level lead never displaces the preferred choice.
 /// A candidate ties when its runs cannot tell it from the fastest (see [`verdict`]),
 /// when its cost is within `state_margin` (log units) of the fastest's: a lead that
 /// further looks at other times move by as much (see `sweep::state`), or when one of
