@@ -54,7 +54,30 @@ pub mod woken {
 
 const TUNER: &ktc::KernelInfo = woken::Variant::kernel();
 
-fn options(dir: &std::path::Path, calls: CallPattern) -> SweepOptions {
+/// The same fixture, declared as called now and then: its sweeps time one call after
+/// each 5 ms pause unless their options say otherwise.
+#[ktc::tunable(axes(n = data.len()), sweep(n = [1_000, 4_000]), after_pause_ms = 5)]
+pub mod declared {
+    /// A grid point's inputs.
+    #[inputs]
+    pub fn inputs(n: usize) -> (Vec<u64>, Vec<u64>) {
+        super::woken::inputs(n)
+    }
+
+    /// The reference, as `woken::steady`.
+    #[variant(reference)]
+    pub fn steady(data: &[u64], out: &mut [u64]) {
+        super::woken::steady(data, out)
+    }
+
+    /// As `woken::warm`.
+    #[variant]
+    pub fn warm(data: &[u64], out: &mut [u64]) {
+        super::woken::warm(data, out)
+    }
+}
+
+fn options(dir: &std::path::Path, calls: impl Into<Option<CallPattern>>) -> SweepOptions {
     SweepOptions {
         mode: SweepMode::Quick,
         budget: Some(Duration::from_secs(4)),
@@ -62,7 +85,7 @@ fn options(dir: &std::path::Path, calls: CallPattern) -> SweepOptions {
         fingerprint: Some("pattern-host".into()),
         progress: false,
         skip_push: true,
-        calls,
+        calls: calls.into(),
         ..SweepOptions::default()
     }
 }
@@ -115,4 +138,17 @@ fn the_call_pattern_decides_the_choice_is_recorded_and_verify_judges_by_it() {
     assert!(other.to_string().contains("entry: its sweep timed calls in a loop"), "{other}");
     let json = serde_json::to_value(&other).unwrap();
     assert_eq!((json["after_pause_ms"].as_f64(), json["entry_after_pause_ms"].as_f64()), (Some(5.0), None));
+
+    // A kernel declared as called now and then is swept that way where the options
+    // name no pattern, and in a loop where they say so.
+    let declared = declared::Variant::kernel();
+    assert_eq!(declared.calls, pause);
+    let declared_dir = tempfile::tempdir().unwrap();
+    let by_default = (declared.sweep)(&options(declared_dir.path(), None)).unwrap();
+    assert_eq!(by_default.entry.after_pause_us, Some(5_000));
+    assert_eq!(choice(&by_default.entry.table(), 2_000), "steady");
+    let looped_dir = tempfile::tempdir().unwrap();
+    let looped = (declared.sweep)(&options(looped_dir.path(), CallPattern::InALoop)).unwrap();
+    assert_eq!(looped.entry.after_pause_us, None);
+    assert_eq!(choice(&looped.entry.table(), 2_000), "warm");
 }

@@ -12,7 +12,7 @@ use syn::{Expr, Ident, LitStr, Path, Token, bracketed, parenthesized};
 use crate::ctxt::Ctxt;
 
 /// The options `tunable(...)` accepts, as the unknown-option message lists them.
-const TUNABLE_OPTIONS: &str = "`axes`, `sweep`, `name`, `tolerance`, `crate`";
+const TUNABLE_OPTIONS: &str = "`axes`, `sweep`, `name`, `tolerance`, `after_pause_ms`, `crate`";
 /// The options `variant(...)` accepts.
 const VARIANT_OPTIONS: &str = "`reference`, `default`, `block_size`, `requires`";
 
@@ -27,6 +27,8 @@ pub(crate) struct Args {
     pub(crate) name: Option<LitStr>,
     /// `tolerance = 1e-6`.
     pub(crate) tolerance: Option<Expr>,
+    /// `after_pause_ms = 20`.
+    pub(crate) after_pause_ms: Option<Expr>,
     /// `crate = path` or `crate = "path"`.
     pub(crate) krate: Option<Path>,
 }
@@ -94,6 +96,11 @@ fn tunable_args(input: ParseStream, cx: &Ctxt) -> syn::Result<Args> {
                 input.parse::<Token![=]>()?;
                 let tolerance = input.parse()?;
                 set_once(cx, &mut args.tolerance, &key, tolerance);
+            }
+            "after_pause_ms" => {
+                input.parse::<Token![=]>()?;
+                let pause = input.parse()?;
+                set_once(cx, &mut args.after_pause_ms, &key, pause);
             }
             "crate" => {
                 input.parse::<Token![=]>()?;

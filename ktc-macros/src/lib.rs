@@ -27,6 +27,8 @@ use proc_macro::TokenStream;
 ///     sweep(n = [1_000, 100_000], k = [4, 64]),        // integers: numeric axis; `host`/"host": categorical
 ///     name = "histogram",                              // optional: kernel name (default: the module's)
 ///     tolerance = 1e-6,                                // optional: compare outputs with `ktc::sweep::Approx`
+///     after_pause_ms = 20,                             // optional: called now and then (1–1000 ms apart):
+///                                                      //   sweeps time one call after each such pause
 ///     crate = ::ktc,                                   // optional: where the runtime is
 /// )]
 /// pub mod histogram {

@@ -29,6 +29,8 @@ pub(crate) struct Kernel {
     pub(crate) grids: Vec<Grid>,
     /// `tolerance = ...`.
     pub(crate) tolerance: Option<Expr>,
+    /// `after_pause_ms = ...`: the kernel is called now and then, after pauses this long.
+    pub(crate) after_pause_ms: Option<Expr>,
     /// Every function marked `#[inputs]` (exactly one is valid).
     pub(crate) inputs: Vec<Signature>,
     /// Every function marked `#[variant]`, in declaration order.
@@ -168,6 +170,7 @@ pub(crate) fn kernel(args: Args, mut module: ItemMod, hash_input: &[&TokenStream
         sweep_kw,
         grids,
         tolerance: args.tolerance,
+        after_pause_ms: args.after_pause_ms,
         inputs,
         variants,
         verify,

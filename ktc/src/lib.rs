@@ -89,6 +89,7 @@ pub mod __private {
     pub use crate::decision::{AxisKind, AxisValue};
     pub use crate::dispatch::Dispatch;
     pub use crate::error::Error;
+    pub use crate::job::CallPattern;
     pub use crate::provenance::KernelIdentity;
     pub use crate::registry::{AxisInfo, GridValue, KERNELS, KernelInfo, VariantInfo};
     pub use crate::sweep::{

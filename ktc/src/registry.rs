@@ -78,6 +78,10 @@ pub struct KernelInfo {
     pub variants: &'static [VariantInfo],
     /// Runs the kernel's sweep and writes an entry.
     pub sweep: fn(&SweepOptions) -> Result<SweepReport, crate::Error>,
+    /// How the kernel's callers call it, as the kernel declares it
+    /// (`#[tunable(after_pause_ms = 20)]`, else in a loop): the pattern its sweeps time
+    /// where the options name none ([`SweepOptions::calls`]).
+    pub calls: crate::job::CallPattern,
 }
 
 impl KernelInfo {

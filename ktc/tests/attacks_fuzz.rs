@@ -36,6 +36,7 @@ static TUNER: KernelInfo = KernelInfo {
         },
     ],
     sweep: no_sweep,
+    calls: ktc::sweep::CallPattern::InALoop,
 };
 
 /// xorshift64*: a fixed seed gives the same cases on every run and machine.

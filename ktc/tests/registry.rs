@@ -61,6 +61,7 @@ static HAND_WRITTEN: KernelInfo = KernelInfo {
         },
     ],
     sweep,
+    calls: ktc::sweep::CallPattern::InALoop,
 };
 
 #[test]

@@ -48,6 +48,30 @@ fn options(k: &Kernel, cx: &Ctxt) {
             );
         }
     }
+    if let Some(pause) = &k.after_pause_ms {
+        let ms = match pause {
+            Expr::Lit(l) => match &l.lit {
+                Lit::Float(f) => f.base10_parse::<f64>().ok(),
+                Lit::Int(i) => i.base10_parse::<u64>().ok().map(|v| v as f64),
+                _ => None,
+            },
+            _ => None,
+        };
+        match ms {
+            None => cx.error_spanned_by(
+                pause,
+                "expected the pause in milliseconds as a number literal, e.g. `after_pause_ms = 20`",
+            ),
+            // `ktc::CallPattern::MIN_PAUSE..=MAX_PAUSE`; the runtime's const
+            // `CallPattern::declared` asserts the same where the value lands, so a
+            // change there that this misses still fails to compile.
+            Some(ms) if !(1.0..=1000.0).contains(&ms) => cx.error_spanned_by(
+                pause,
+                format!("a pause is 1 to 1000 ms, not {ms}: a shorter one finds a thread pool still awake, a longer one makes every sample sleep as long"),
+            ),
+            Some(_) => {}
+        }
+    }
 }
 
 pub(super) fn reference(k: &Kernel) -> Option<&Variant> {

@@ -2,7 +2,8 @@
 //! kernel's crate can list and re-tune it.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::{Gen, usize_lit};
 use crate::check::CAPABILITIES;
@@ -32,6 +33,7 @@ pub(super) fn kernel_info(g: &Gen) -> TokenStream {
     let deps = g.sources.dependencies.iter().map(|(name, version)| quote!((#name, #version)));
     let features = g.sources.features.iter().map(|f| quote!((#f, ::core::cfg!(feature = #f))));
     let tracked = tracked_files(g);
+    let calls = calls(g);
     quote! {
         #tracked
 
@@ -54,7 +56,22 @@ pub(super) fn kernel_info(g: &Gen) -> TokenStream {
             axes: &[#(#axes),*],
             variants: &[#(#variants),*],
             sweep: __ktc_sweep,
+            calls: #calls,
         };
+    }
+}
+
+/// The kernel's declared call pattern: `after_pause_ms`'s pause, checked by the
+/// runtime's const function where the `static` is evaluated (an error at the literal
+/// for a pause out of range), else in a loop.
+fn calls(g: &Gen) -> TokenStream {
+    let krate = g.krate;
+    match &g.k.after_pause_ms {
+        Some(ms) => {
+            let lit = super::sweep::f64_literal(ms);
+            quote_spanned!(ms.span()=> #krate::__private::CallPattern::declared(#lit))
+        }
+        None => quote!(#krate::__private::CallPattern::InALoop),
     }
 }
 

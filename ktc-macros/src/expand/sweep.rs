@@ -158,7 +158,7 @@ fn verify(g: &Gen) -> TokenStream {
         let f = &f.ident;
         quote!(#f(__ktc_reference, __ktc_candidate))
     } else if let Some(tol) = &g.k.tolerance {
-        let tol = tolerance(tol);
+        let tol = f64_literal(tol);
         quote!(#krate::__private::Approx::approx_eq(__ktc_reference, __ktc_candidate, #tol))
     } else {
         quote! {
@@ -180,8 +180,9 @@ fn verify(g: &Gen) -> TokenStream {
     }
 }
 
-/// The tolerance as an `f64` literal (an integer literal would not type-check as one).
-fn tolerance(expr: &syn::Expr) -> TokenStream {
+/// A checked number literal (the tolerance, the pause) as an `f64` literal (an integer
+/// literal would not type-check as one).
+pub(super) fn f64_literal(expr: &syn::Expr) -> TokenStream {
     let value = match expr {
         syn::Expr::Lit(l) => match &l.lit {
             Lit::Float(f) => f.base10_parse::<f64>().ok(),

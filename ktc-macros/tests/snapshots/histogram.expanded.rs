@@ -229,6 +229,7 @@ pub mod histogram {
             },
         ],
         sweep: __ktc_sweep,
+        calls: ::ktc::__private::CallPattern::InALoop,
     };
     /// Builds, runs and checks this kernel's variants for the sweep.
     #[doc(hidden)]

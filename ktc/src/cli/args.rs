@@ -151,7 +151,8 @@ pub(crate) struct RetuneArgs {
     #[arg(long)]
     pub(crate) refine: bool,
     /// Time one call after each pause of MS milliseconds (1–1000), for kernels called
-    /// now and then; 0: calls in a loop [default: $KTC_SWEEP_AFTER_PAUSE_MS, else 0].
+    /// now and then; 0: calls in a loop [default: $KTC_SWEEP_AFTER_PAUSE_MS, else the
+    /// kernel's `#[tunable(after_pause_ms = ...)]`, else 0].
     /// `--refine` keeps the entry's pattern.
     #[arg(long, value_name = "MS", value_parser = parse_pause, conflicts_with = "refine")]
     pub(crate) after_pause: Option<CallPattern>,

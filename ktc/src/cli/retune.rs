@@ -30,7 +30,7 @@ pub(crate) fn run(ctx: &Ctx, args: &RetuneArgs) -> Result<String, Failure> {
             fingerprint: ctx.fingerprint.clone(),
             progress: !ctx.json,
             task: if args.refine { SweepTask::Refine(args.sampling.options()) } else { SweepTask::Tune },
-            calls: args.after_pause.unwrap_or(defaults.calls),
+            calls: args.after_pause.or(defaults.calls),
             ..defaults
         },
     };

@@ -176,6 +176,7 @@ mod tests {
             },
         ],
         sweep: no_sweep,
+        calls: crate::job::CallPattern::InALoop,
     };
 
     fn served(cache: &KernelTuningCache) -> Option<PathBuf> {

@@ -91,6 +91,7 @@ mod tests {
             default: false,
         }],
         sweep: |_| unreachable!(),
+        calls: crate::job::CallPattern::InALoop,
     };
 
     fn reason(dispatch: &Dispatch) -> String {

@@ -74,19 +74,31 @@ impl CallPattern {
         }
     }
 
-    /// `KTC_SWEEP_AFTER_PAUSE_MS`, where it is set and valid (else a loop, with a
-    /// warning for an invalid value).
-    pub(crate) fn from_env() -> CallPattern {
-        let Ok(raw) = std::env::var("KTC_SWEEP_AFTER_PAUSE_MS") else { return CallPattern::InALoop };
+    /// `KTC_SWEEP_AFTER_PAUSE_MS`, where it is set and valid (`0`: in a loop); `None`
+    /// where it is unset or invalid (with a warning), so the kernel's declared pattern
+    /// holds.
+    pub(crate) fn from_env() -> Option<CallPattern> {
+        let raw = std::env::var("KTC_SWEEP_AFTER_PAUSE_MS").ok()?;
         match raw.trim().parse::<f64>().map_err(|e| e.to_string()).and_then(CallPattern::from_millis) {
-            Ok(pattern) => pattern,
+            Ok(pattern) => Some(pattern),
             Err(why) => {
                 crate::warn::warn_once(format!(
-                    "KTC_SWEEP_AFTER_PAUSE_MS={raw} ignored ({why}); calls are timed in a loop"
+                    "KTC_SWEEP_AFTER_PAUSE_MS={raw} ignored ({why}); calls are timed as the kernel declares"
                 ));
-                CallPattern::InALoop
+                None
             }
         }
+    }
+
+    /// The pattern `#[tunable(after_pause_ms = ms)]` declares, evaluated where the
+    /// macro puts it, in the kernel's `static` descriptor: a pause outside
+    /// [`CallPattern::MIN_PAUSE`]..=[`CallPattern::MAX_PAUSE`] fails to compile there.
+    #[doc(hidden)]
+    pub const fn declared(ms: f64) -> CallPattern {
+        let (min, max) =
+            (CallPattern::MIN_PAUSE.as_millis() as f64, CallPattern::MAX_PAUSE.as_millis() as f64);
+        assert!(ms >= min && ms <= max, "`after_pause_ms` takes a pause of 1 to 1000 ms");
+        CallPattern::AfterPause(Duration::from_micros((ms * 1e3) as u64))
     }
 }
 
@@ -115,6 +127,10 @@ mod tests {
         assert_eq!(CallPattern::from_millis(0.0), Ok(CallPattern::InALoop));
         assert_eq!(CallPattern::from_millis(20.0), Ok(CallPattern::AfterPause(Duration::from_millis(20))));
         assert_eq!(CallPattern::from_millis(2.5), Ok(CallPattern::AfterPause(Duration::from_micros(2_500))));
+        // What `#[tunable(after_pause_ms = ...)]` compiles to, at the ends of its range.
+        assert_eq!(CallPattern::declared(2.5), CallPattern::AfterPause(Duration::from_micros(2_500)));
+        assert_eq!(CallPattern::declared(1.0), CallPattern::AfterPause(CallPattern::MIN_PAUSE));
+        assert_eq!(CallPattern::declared(1000.0), CallPattern::AfterPause(CallPattern::MAX_PAUSE));
         for bad in [0.5, 1_001.0, -3.0, f64::NAN, f64::INFINITY] {
             assert!(CallPattern::from_millis(bad).is_err(), "{bad}");
         }

@@ -40,10 +40,12 @@ pub struct SweepOptions {
     /// values (the sweep before refinement existed, kept to compare the two).
     /// `KTC_SWEEP_REFINE=0` sets it.
     pub grid_only: bool,
-    /// How the timed calls follow each other: in a loop (the default) or one after
-    /// each pause, for a kernel called now and then. The entry records it, and a
-    /// verify of the entry times calls the same way. `KTC_SWEEP_AFTER_PAUSE_MS` sets it.
-    pub calls: super::CallPattern,
+    /// How the timed calls follow each other: in a loop or one after each pause, for a
+    /// kernel called now and then. `None` (the default): as the kernel declares
+    /// (`#[tunable(after_pause_ms = ...)]`, see [`KernelInfo::calls`](crate::KernelInfo::calls)),
+    /// else in a loop. The entry records the pattern timed, and a verify of the entry
+    /// times calls the same way. `KTC_SWEEP_AFTER_PAUSE_MS` sets it (`0`: in a loop).
+    pub calls: Option<super::CallPattern>,
     /// What the call does: tune (the default), or verify the stored entry.
     pub task: super::SweepTask,
 }

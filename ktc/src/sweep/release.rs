@@ -229,6 +229,7 @@ mod tests {
             axes: &[],
             variants: &[],
             sweep: |_| unreachable!(),
+            calls: crate::job::CallPattern::InALoop,
         };
         let cmd = command("cargo".into(), &TUNER, &build(false, None), Path::new("/t/ktc-release"));
         assert_eq!(

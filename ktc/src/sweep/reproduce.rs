@@ -69,6 +69,7 @@ mod tests {
         axes: &[],
         variants: &[],
         sweep: |_| unreachable!(),
+        calls: crate::job::CallPattern::InALoop,
     };
 
     #[test]

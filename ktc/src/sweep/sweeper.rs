@@ -52,7 +52,7 @@ impl<'a, H: Harness> Sweeper<'a, H> {
             tuner,
             harness,
             plan,
-            timing: Timing { rounds: limits(options).0, calls: options.calls },
+            timing: Timing { rounds: limits(options).0, calls: options.calls.unwrap_or(tuner.calls) },
             live,
             excluded,
             results: Vec::new(),
