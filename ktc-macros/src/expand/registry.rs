@@ -61,9 +61,9 @@ pub(super) fn kernel_info(g: &Gen) -> TokenStream {
     }
 }
 
-/// The kernel's declared call pattern: `after_pause_ms`'s pause, checked by the
-/// runtime's const function where the `static` is evaluated (an error at the literal
-/// for a pause out of range), else in a loop.
+/// The kernel's declared call pattern: `after_pause_ms`'s pause (its range checked in
+/// `check`, and again by the runtime's const `CallPattern::declared` where the `static`
+/// is evaluated, spanned at the literal), else in a loop.
 fn calls(g: &Gen) -> TokenStream {
     let krate = g.krate;
     match &g.k.after_pause_ms {
