@@ -310,6 +310,18 @@ fn source_hash(parts: &[&TokenStream]) -> String {
     crate::sources::token_hash(parts)
 }
 
+/// The value of a number literal (`1e-6`, `20`), the form `tolerance` and
+/// `after_pause_ms` take; `None` for anything else, and for an integer too large to
+/// read.
+pub(crate) fn number_literal(expr: &Expr) -> Option<f64> {
+    let Expr::Lit(l) = expr else { return None };
+    match &l.lit {
+        Lit::Float(f) => f.base10_parse::<f64>().ok(),
+        Lit::Int(i) => i.base10_parse::<u64>().ok().map(|v| v as f64),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

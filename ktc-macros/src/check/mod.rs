@@ -10,10 +10,10 @@ mod names;
 mod variants;
 
 use quote::ToTokens;
-use syn::{Expr, Ident, Lit};
+use syn::Ident;
 
 use crate::ctxt::Ctxt;
-use crate::model::{Kernel, Variant};
+use crate::model::{Kernel, Variant, number_literal};
 
 /// The capabilities `requires = ...` accepts, as (name, `ktc::Capability` variant).
 /// The test `capabilities_are_the_runtimes` pins this to `ktc::Capability::ALL`.
@@ -39,25 +39,14 @@ fn options(k: &Kernel, cx: &Ctxt) {
             );
         }
     }
-    if let Some(tol) = &k.tolerance {
-        let numeric = matches!(tol, Expr::Lit(l) if matches!(l.lit, Lit::Float(_) | Lit::Int(_)));
-        if !numeric {
-            cx.error_spanned_by(
-                tol,
-                "expected a number literal for the relative tolerance, e.g. `tolerance = 1e-6`",
-            );
-        }
+    if let Some(tol) = k.tolerance.as_ref().filter(|t| number_literal(t).is_none()) {
+        cx.error_spanned_by(
+            tol,
+            "expected a number literal for the relative tolerance, e.g. `tolerance = 1e-6`",
+        );
     }
     if let Some(pause) = &k.after_pause_ms {
-        let ms = match pause {
-            Expr::Lit(l) => match &l.lit {
-                Lit::Float(f) => f.base10_parse::<f64>().ok(),
-                Lit::Int(i) => i.base10_parse::<u64>().ok().map(|v| v as f64),
-                _ => None,
-            },
-            _ => None,
-        };
-        match ms {
+        match number_literal(pause) {
             None => cx.error_spanned_by(
                 pause,
                 "expected the pause in milliseconds as a number literal, e.g. `after_pause_ms = 20`",

@@ -4,7 +4,7 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::{FnArg, Index, Lit, ReturnType, Type};
+use syn::{FnArg, Index, ReturnType, Type};
 
 use super::{Gen, usize_lit};
 use crate::model::{Mode, Variant};
@@ -183,14 +183,6 @@ fn verify(g: &Gen) -> TokenStream {
 /// A checked number literal (the tolerance, the pause) as an `f64` literal (an integer
 /// literal would not type-check as one).
 pub(super) fn f64_literal(expr: &syn::Expr) -> TokenStream {
-    let value = match expr {
-        syn::Expr::Lit(l) => match &l.lit {
-            Lit::Float(f) => f.base10_parse::<f64>().ok(),
-            Lit::Int(i) => i.base10_parse::<u64>().ok().map(|v| v as f64),
-            _ => None,
-        },
-        _ => None,
-    };
-    let lit = proc_macro2::Literal::f64_unsuffixed(value.expect("checked"));
+    let lit = proc_macro2::Literal::f64_unsuffixed(crate::model::number_literal(expr).expect("checked"));
     quote!(#lit)
 }

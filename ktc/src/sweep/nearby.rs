@@ -23,6 +23,7 @@
 //! table could not answer them there): worst regret over 1.15 in 6 of 6 runs of the
 //! same `TQ_SEED=1` benchmark (1.170–1.272), sweeps ending at 12.4–14.0 s.
 
+use super::timing::ranked_by;
 use crate::registry::GridValue;
 
 /// How many measured points, the point itself included, rank the candidates for a tie
@@ -68,9 +69,7 @@ pub(super) fn nearest(points: &[&[GridValue]], numeric: &[bool], at: usize, k: u
 /// (each point's regrets, see `timing::regrets`), best first by [`log_regret_over`];
 /// equal sums keep their order in `preference`.
 pub(super) fn ranked_nearby(points: &[Vec<(usize, f64)>], preference: &[usize]) -> Vec<usize> {
-    let mut ranked: Vec<(usize, f64)> = preference.iter().map(|&c| (c, log_regret_over(points, c))).collect();
-    ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
-    ranked.into_iter().map(|(c, _)| c).collect()
+    ranked_by(preference, |c| log_regret_over(points, c))
 }
 
 /// `candidate`'s mean log regret over `points`, where a point that did not time it

@@ -253,7 +253,14 @@ pub(crate) fn ranked_overall(points: &[Vec<(usize, f64)>], preference: &[usize])
             points.iter().map(|p| p.iter().find(|(t, _)| *t == c).map(|(_, r)| r.ln())).sum();
         logs.unwrap_or(f64::INFINITY)
     };
-    let mut ranked: Vec<(usize, f64)> = preference.iter().map(|&c| (c, log_regret(c))).collect();
+    ranked_by(preference, log_regret)
+}
+
+/// `preference` sorted by `cost`, smallest first; equal costs keep their order in
+/// `preference`. Both tie rankings, the grid's and a point's neighbourhood's (see
+/// `super::nearby`), sort this way.
+pub(crate) fn ranked_by(preference: &[usize], cost: impl Fn(usize) -> f64) -> Vec<usize> {
+    let mut ranked: Vec<(usize, f64)> = preference.iter().map(|&c| (c, cost(c))).collect();
     ranked.sort_by(|a, b| a.1.total_cmp(&b.1));
     ranked.into_iter().map(|(c, _)| c).collect()
 }
